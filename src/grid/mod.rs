@@ -1,0 +1,18 @@
+//! The world model: static walls as bit rows, temporal obstacles as safe
+//! intervals and departure records. Pure Rust, no Bevy.
+
+mod bits;
+mod cell;
+mod error;
+mod interval;
+mod nav_grid;
+mod static_grid;
+mod temporal;
+
+pub use bits::BitRows;
+pub use cell::{Cell, Dir, DirSet, FOREVER, Tick};
+pub use error::GridError;
+pub use interval::Interval;
+pub use nav_grid::NavGrid;
+pub use static_grid::{MAX_CELLS, MAX_SIDE, StaticGrid};
+pub use temporal::{ObstacleEnd, TemporalMap};

@@ -1,0 +1,185 @@
+//! The planning world: static walls plus temporal obstacles.
+
+use std::sync::Arc;
+
+use super::cell::{Cell, Dir, FOREVER, Tick};
+use super::error::GridError;
+use super::interval::Interval;
+use super::static_grid::StaticGrid;
+use super::temporal::{ObstacleEnd, TemporalMap};
+
+/// Everything a planner needs to know about the world: which cells are walls
+/// and when other things occupy cells or move between them.
+///
+/// Both parts sit behind [`Arc`]s, so cloning a `NavGrid` is cheap and a clone
+/// handed to a background task shares the data until one side edits it
+/// (copy-on-write).
+#[derive(Clone, Debug)]
+pub struct NavGrid {
+    walls: Arc<StaticGrid>,
+    obstacles: Arc<TemporalMap>,
+}
+
+impl NavGrid {
+    /// A world with the given walls and no temporal obstacle.
+    pub fn new(walls: StaticGrid) -> Self {
+        let obstacles = TemporalMap::new(walls.width(), walls.height());
+        Self {
+            walls: Arc::new(walls),
+            obstacles: Arc::new(obstacles),
+        }
+    }
+
+    /// The static walls.
+    #[inline]
+    pub fn walls(&self) -> &StaticGrid {
+        &self.walls
+    }
+
+    /// The temporal obstacles.
+    #[inline]
+    pub fn obstacles(&self) -> &TemporalMap {
+        &self.obstacles
+    }
+
+    /// Mutable access to the walls (copies them if a clone shares them).
+    pub fn walls_mut(&mut self) -> &mut StaticGrid {
+        Arc::make_mut(&mut self.walls)
+    }
+
+    /// Mutable access to the temporal obstacles (copies them if a clone
+    /// shares them).
+    pub fn obstacles_mut(&mut self) -> &mut TemporalMap {
+        Arc::make_mut(&mut self.obstacles)
+    }
+
+    /// Width in cells.
+    pub fn width(&self) -> u32 {
+        self.walls.width()
+    }
+
+    /// Height in cells.
+    pub fn height(&self) -> u32 {
+        self.walls.height()
+    }
+
+    fn index_of(&self, cell: Cell) -> Result<usize, GridError> {
+        if self.walls.contains(cell) {
+            Ok(self.walls.index(cell))
+        } else {
+            Err(GridError::OutOfBounds(cell))
+        }
+    }
+
+    /// Blocks `cell` for the ticks `from <= t < to`; `to = None` blocks it for
+    /// ever from `from` on.
+    pub fn add_block(&mut self, cell: Cell, from: Tick, to: Option<Tick>) -> Result<(), GridError> {
+        let index = self.index_of(cell)?;
+        let end = match to {
+            None => FOREVER,
+            Some(to) if to <= from => return Err(GridError::EmptySpan { from, to }),
+            Some(to) if to == FOREVER => return Err(GridError::TickOverflow),
+            Some(to) => to - 1,
+        };
+        self.obstacles_mut().block(index, Interval::new(from, end));
+        Ok(())
+    }
+
+    /// Adds a moving obstacle that is on `cells[k]` at tick `t0 + k`.
+    /// Consecutive cells must be equal (a wait) or 4-adjacent. Checks the
+    /// whole trajectory before changing anything.
+    pub fn add_obstacle(
+        &mut self,
+        t0: Tick,
+        cells: &[Cell],
+        end: ObstacleEnd,
+    ) -> Result<(), GridError> {
+        let Some(last) = cells.len().checked_sub(1) else {
+            return Err(GridError::EmptyTrajectory);
+        };
+        let last_tick = u32::try_from(last)
+            .ok()
+            .and_then(|l| t0.checked_add(l))
+            .filter(|t| *t < FOREVER)
+            .ok_or(GridError::TickOverflow)?;
+        let mut indices = Vec::with_capacity(cells.len());
+        for (step, &cell) in cells.iter().enumerate() {
+            indices.push(self.index_of(cell)?);
+            if step > 0 && cells[step - 1] != cell && cells[step - 1].dir_to(cell).is_none() {
+                return Err(GridError::NotAdjacent { step });
+            }
+        }
+        let map = self.obstacles_mut();
+        let mut run_start = 0;
+        for k in 0..=last {
+            let run_ends = k == last || cells[k + 1] != cells[k];
+            if !run_ends {
+                continue;
+            }
+            let from = t0 + run_start as Tick;
+            let to = if k == last && end == ObstacleEnd::Park {
+                FOREVER
+            } else {
+                t0 + k as Tick
+            };
+            map.block(indices[k], Interval::new(from, to));
+            if k < last {
+                let dir = cells[k].dir_to(cells[k + 1]).expect("checked above");
+                map.add_departure(indices[k], t0 + k as Tick, dir);
+            }
+            run_start = k + 1;
+        }
+        debug_assert!(last_tick < FOREVER);
+        Ok(())
+    }
+
+    /// True if `cell` is on the map, not a wall, and free at `tick`.
+    pub fn is_free(&self, cell: Cell, tick: Tick) -> bool {
+        self.walls.is_passable(cell) && self.obstacles.is_free(self.walls.index(cell), tick)
+    }
+
+    /// True if moving `from -> to` during `[tick, tick + 1]` swaps places with
+    /// an obstacle moving `to -> from`.
+    pub fn is_swap(&self, from: Cell, to: Cell, tick: Tick) -> bool {
+        match to.dir_to(from) {
+            Some(back) if self.walls.contains(to) => {
+                self.obstacles.departs(self.walls.index(to), tick, back)
+            }
+            _ => false,
+        }
+    }
+
+    /// True if the move (or wait, when `from == to`) `from -> to` during
+    /// `[tick, tick + 1]` is allowed: `to` is free at `tick + 1`, the cells are
+    /// equal or adjacent, and no obstacle swaps with the agent.
+    pub fn can_step(&self, from: Cell, to: Cell, tick: Tick) -> bool {
+        let Some(next) = tick.checked_add(1) else {
+            return false;
+        };
+        (from == to || from.dir_to(to).is_some())
+            && self.is_free(to, next)
+            && !self.is_swap(from, to, tick)
+    }
+
+    /// The first tick from which `cell` stays free for ever, or `None` if it
+    /// is a wall or blocked for ever at some point.
+    pub fn free_forever_from(&self, cell: Cell) -> Option<Tick> {
+        if !self.walls.is_passable(cell) {
+            return None;
+        }
+        let last = *self
+            .obstacles
+            .safe_intervals(self.walls.index(cell))
+            .last()?;
+        last.is_endless().then_some(last.start)
+    }
+
+    /// Forbids the move from `cell`'s neighbour in direction `dir` into
+    /// `cell` during `[tick, tick + 1]`, as if an obstacle left `cell` in
+    /// direction `dir` then (an edge constraint without a vertex block).
+    pub fn forbid_swap(&mut self, cell: Cell, tick: Tick, dir: Dir) -> Result<(), GridError> {
+        let index = self.index_of(cell)?;
+        self.obstacles_mut().add_departure(index, tick, dir);
+        Ok(())
+    }
+}

@@ -1,0 +1,232 @@
+//! Temporal obstacles: per cell blocked ticks, safe intervals and departures.
+//!
+//! A cell that no obstacle ever touches has no timeline and one safe interval,
+//! [`Interval::ALWAYS`]. Touched cells keep sorted, merged blocked intervals,
+//! the safe intervals between them, and the sorted list of "an obstacle leaves
+//! this cell at tick t in direction d" records used for swap (edge) checks.
+//! Look-ups are array indexing plus a binary search in a short sorted list;
+//! nothing hashes.
+
+use super::bits::BitRows;
+use super::cell::{Dir, FOREVER, Tick};
+use super::interval::{self, Interval};
+
+const NO_TIMELINE: u32 = u32::MAX;
+static ALWAYS_SAFE: [Interval; 1] = [Interval::ALWAYS];
+
+/// What a moving obstacle does after the last cell of its trajectory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ObstacleEnd {
+    /// It disappears after its last tick (and did not exist before its first).
+    Vanish,
+    /// It stays on its last cell forever.
+    Park,
+}
+
+/// A departure record: an obstacle leaves the cell during `[tick, tick + 1]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Departure {
+    tick: Tick,
+    dir: Dir,
+}
+
+#[derive(Clone, Debug, Default)]
+struct CellTimeline {
+    blocked: Vec<Interval>,
+    safe: Vec<Interval>,
+    departures: Vec<Departure>,
+}
+
+/// Every temporal obstacle of a `width x height` map, indexed by dense cell
+/// index (`y * width + x`).
+#[derive(Clone, Debug)]
+pub struct TemporalMap {
+    width: u32,
+    height: u32,
+    slot: Vec<u32>,
+    timelines: Vec<CellTimeline>,
+    busy_end: Vec<Tick>,
+    near_busy_end: Vec<Tick>,
+    near_rows: BitRows,
+    near_columns: BitRows,
+    horizon: Tick,
+}
+
+impl TemporalMap {
+    /// A map with no temporal obstacle.
+    pub fn new(width: u32, height: u32) -> Self {
+        let cells = width as usize * height as usize;
+        Self {
+            width,
+            height,
+            slot: vec![NO_TIMELINE; cells],
+            timelines: Vec::new(),
+            busy_end: vec![0; cells],
+            near_busy_end: vec![0; cells],
+            near_rows: BitRows::new(width, height),
+            near_columns: BitRows::new(height, width),
+            horizon: 0,
+        }
+    }
+
+    /// Width in cells.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in cells.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    fn timeline_mut(&mut self, cell: usize) -> &mut CellTimeline {
+        if self.slot[cell] == NO_TIMELINE {
+            self.slot[cell] = self.timelines.len() as u32;
+            self.timelines.push(CellTimeline::default());
+        }
+        &mut self.timelines[self.slot[cell] as usize]
+    }
+
+    #[inline]
+    fn timeline(&self, cell: usize) -> Option<&CellTimeline> {
+        let slot = self.slot[cell];
+        (slot != NO_TIMELINE).then(|| &self.timelines[slot as usize])
+    }
+
+    /// Blocks cell `cell` (dense index) during `span` (inclusive).
+    pub fn block(&mut self, cell: usize, span: Interval) {
+        debug_assert!(span.start <= span.end);
+        let tl = self.timeline_mut(cell);
+        interval::insert_merged(&mut tl.blocked, span);
+        let mut safe = std::mem::take(&mut tl.safe);
+        interval::complement(&tl.blocked, &mut safe);
+        tl.safe = safe;
+        let end = if span.end == FOREVER {
+            self.horizon = self.horizon.max(span.start);
+            FOREVER
+        } else {
+            self.horizon = self.horizon.max(span.end + 1);
+            span.end + 1
+        };
+        self.mark_busy(cell, end);
+    }
+
+    /// Records that an obstacle leaves cell `cell` (dense index) in direction
+    /// `dir` during `[tick, tick + 1]`; an agent may not make the opposite move
+    /// between the same two cells at the same time.
+    pub fn add_departure(&mut self, cell: usize, tick: Tick, dir: Dir) {
+        let tl = self.timeline_mut(cell);
+        let rec = Departure { tick, dir };
+        if let Err(at) = tl.departures.binary_search(&rec) {
+            tl.departures.insert(at, rec);
+        }
+        self.horizon = self.horizon.max(tick.saturating_add(1));
+        self.mark_busy(cell, tick.saturating_add(1));
+    }
+
+    fn mark_busy(&mut self, cell: usize, end: Tick) {
+        if end <= self.busy_end[cell] {
+            return;
+        }
+        self.busy_end[cell] = end;
+        let w = self.width as usize;
+        let (x, y) = ((cell % w) as i64, (cell / w) as i64);
+        for ny in (y - 1).max(0)..=(y + 1).min(self.height as i64 - 1) {
+            for nx in (x - 1).max(0)..=(x + 1).min(self.width as i64 - 1) {
+                let n = ny as usize * w + nx as usize;
+                if self.near_busy_end[n] < end {
+                    self.near_busy_end[n] = end;
+                    self.near_rows.set(nx as u32, ny as u32, true);
+                    self.near_columns.set(ny as u32, nx as u32, true);
+                }
+            }
+        }
+    }
+
+    /// True if some obstacle ever touches the cell.
+    #[inline]
+    pub fn has_timeline(&self, cell: usize) -> bool {
+        self.slot[cell] != NO_TIMELINE
+    }
+
+    /// The sorted, disjoint safe intervals of the cell. Empty if the cell is
+    /// blocked for ever from tick 0.
+    #[inline]
+    pub fn safe_intervals(&self, cell: usize) -> &[Interval] {
+        match self.timeline(cell) {
+            Some(tl) => &tl.safe,
+            None => &ALWAYS_SAFE,
+        }
+    }
+
+    /// The sorted, merged blocked intervals of the cell.
+    pub fn blocked_intervals(&self, cell: usize) -> &[Interval] {
+        self.timeline(cell).map_or(&[], |tl| &tl.blocked)
+    }
+
+    /// Index of the safe interval of the cell that contains `tick`, or `None`
+    /// if the cell is blocked then.
+    #[inline]
+    pub fn interval_at(&self, cell: usize, tick: Tick) -> Option<usize> {
+        match self.timeline(cell) {
+            Some(tl) => interval::find(&tl.safe, tick),
+            None => Some(0),
+        }
+    }
+
+    /// True if no obstacle occupies the cell at `tick`.
+    #[inline]
+    pub fn is_free(&self, cell: usize, tick: Tick) -> bool {
+        self.busy_end[cell] <= tick || self.interval_at(cell, tick).is_some()
+    }
+
+    /// True if an obstacle leaves the cell in direction `dir` during
+    /// `[tick, tick + 1]`.
+    #[inline]
+    pub fn departs(&self, cell: usize, tick: Tick, dir: Dir) -> bool {
+        if self.busy_end[cell] <= tick {
+            return false;
+        }
+        self.timeline(cell).is_some_and(|tl| {
+            tl.departures
+                .binary_search(&Departure { tick, dir })
+                .is_ok()
+        })
+    }
+
+    /// One past the last tick at which the cell is blocked or left by an
+    /// obstacle ([`FOREVER`] if it is blocked for ever; 0 if never touched).
+    #[inline]
+    pub fn busy_end(&self, cell: usize) -> Tick {
+        self.busy_end[cell]
+    }
+
+    /// The largest [`busy_end`](Self::busy_end) over the cell and its eight
+    /// neighbours: from this tick on, nothing happens around the cell.
+    #[inline]
+    pub fn near_busy_end(&self, cell: usize) -> Tick {
+        self.near_busy_end[cell]
+    }
+
+    /// Bit rows: a cell's bit is set if something ever happens in its 3x3
+    /// neighbourhood.
+    pub fn near_rows(&self) -> &BitRows {
+        &self.near_rows
+    }
+
+    /// [`near_rows`](Self::near_rows) transposed (row `x` = map column `x`).
+    pub fn near_columns(&self) -> &BitRows {
+        &self.near_columns
+    }
+
+    /// From this tick on nothing changes any more: every cell stays as it is
+    /// (free, or blocked for ever) and no obstacle moves.
+    pub fn horizon(&self) -> Tick {
+        self.horizon
+    }
+
+    /// Number of cells that some obstacle touches.
+    pub fn touched_cells(&self) -> usize {
+        self.timelines.len()
+    }
+}

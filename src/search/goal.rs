@@ -1,0 +1,76 @@
+//! Checks and preparation every planner does before searching.
+
+use crate::grid::{Cell, NavGrid, Tick};
+
+use super::error::PlanError;
+use super::heuristic::{GoalDistance, HeuristicCache, UNREACHABLE};
+use super::query::{GoalPolicy, Heuristic, Query};
+
+/// A query checked against the world, with its heuristic ready.
+pub(crate) struct Prepared {
+    /// Dense index of the start cell.
+    pub start: usize,
+    /// Dense index of the goal cell.
+    pub goal: usize,
+    /// Arrivals at the goal count from this tick on (0 for `Arrive`; the
+    /// start of the goal's endless safe interval for `Stay`).
+    pub goal_ready: Tick,
+    /// The heuristic for this goal.
+    pub h: GoalDistance,
+    /// Time spent building the heuristic table.
+    pub heuristic_micros: u64,
+}
+
+impl Prepared {
+    /// Validates `query` on `grid`: cells on the map, start free at the start
+    /// tick, goal usable under the policy, goal statically reachable.
+    pub(crate) fn new(
+        grid: &NavGrid,
+        query: &Query,
+        heuristic: Heuristic,
+        cache: &mut HeuristicCache,
+    ) -> Result<Self, PlanError> {
+        let walls = grid.walls();
+        for cell in [query.start, query.goal] {
+            if !walls.contains(cell) {
+                return Err(PlanError::OutOfBounds(cell));
+            }
+        }
+        if !grid.is_free(query.start, query.start_tick) {
+            return Err(PlanError::StartBlocked);
+        }
+        if !walls.is_passable(query.goal) {
+            return Err(PlanError::Unreachable);
+        }
+        let goal_ready = match query.policy {
+            GoalPolicy::Arrive => 0,
+            GoalPolicy::Stay => grid
+                .free_forever_from(query.goal)
+                .ok_or(PlanError::Unreachable)?,
+        };
+        let (h, heuristic_micros) = GoalDistance::new(heuristic, cache, walls, query.goal);
+        let start = walls.index(query.start);
+        if h.at(query.start, start) == UNREACHABLE {
+            return Err(PlanError::Unreachable);
+        }
+        Ok(Self {
+            start,
+            goal: walls.index(query.goal),
+            goal_ready,
+            h,
+            heuristic_micros,
+        })
+    }
+
+    /// True if standing on dense cell `cell` at `tick` completes the query.
+    #[inline]
+    pub(crate) fn is_goal(&self, cell: usize, tick: Tick) -> bool {
+        cell == self.goal && tick >= self.goal_ready
+    }
+}
+
+/// The cell of a dense index on a grid `width` cells wide.
+#[inline]
+pub(crate) fn cell_of(index: usize, width: usize) -> Cell {
+    Cell::new((index % width) as u32, (index / width) as u32)
+}
