@@ -29,6 +29,8 @@ pub(crate) struct Node {
     /// Directions already expanded at the current `g` (JPST); SIPP sets ALL
     /// when it closes a node.
     pub done: DirSet,
+    /// Wait successors already generated at the current `g` (JPST).
+    pub waited: bool,
 }
 
 /// Nodes of one search, reused between searches.
@@ -71,6 +73,7 @@ impl NodeTable {
                     parent: NONE,
                     dirs: DirSet::EMPTY,
                     done: DirSet::EMPTY,
+                    waited: false,
                 });
             }
         }

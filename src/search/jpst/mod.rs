@@ -1,20 +1,20 @@
 //! Temporal Jump Point Search (JPST).
 //!
 //! A* over (cell, safe interval) states like SIPP, but successors are *jump
-//! points*: straight runs through cells whose neighbourhood is quiet (no
-//! temporal obstacle at or after the arrival tick) are skipped, with
-//! 4-connected JPS pruning in the canonical order vertical, then horizontal,
-//! then wait. Cells that still see temporal activity become jump points with
-//! all four directions, and there the planner also generates SIPP-style
-//! "wait, then step into a neighbour's later safe interval" successors. See
-//! `docs` in the repository for the argument that this keeps every cost
-//! optimal.
+//! points*: straight runs are skipped with 4-connected JPS pruning in the
+//! canonical order vertical, then horizontal, then wait. A jump stops only
+//! at the goal, static forced cells, walls and the jump limit; cells it
+//! passes near temporal obstacles become jump points only when the agent may
+//! have to turn or wait there (see `scan.rs`). Waiting happens only at jump
+//! points, as "wait, then step into a neighbour's later safe interval"
+//! successors (`waits.rs`).
 
 mod scan;
+mod waits;
 
 use std::time::Instant;
 
-use crate::grid::{Dir, DirSet, NavGrid, Tick};
+use crate::grid::{DirSet, NavGrid, TemporalMap};
 
 use super::Planner;
 use super::error::PlanError;
@@ -116,6 +116,7 @@ impl Jpst {
         let scanner = Scanner::new(grid, query.goal, self.jump_limit);
         self.nodes.reset(walls.cell_count());
         self.open.clear();
+        self.waits.clear();
 
         let start_iv = obstacles
             .interval_at(p.start, query.start_tick)
@@ -135,7 +136,7 @@ impl Jpst {
         while let Some(entry) = self.open.pop() {
             let id = entry.node;
             let node = self.nodes.nodes[id as usize];
-            if node.g != entry.g || node.dirs.is_subset(node.done) {
+            if node.g != entry.g || is_done(&node) {
                 continue;
             }
             if p.is_goal(node.cell as usize, node.g) {
@@ -146,27 +147,30 @@ impl Jpst {
                     expanded: self.stats.expanded,
                 });
             }
-            self.expand(id, grid, &scanner, p);
+            self.expand(id, &scanner, p);
             // Speculative waits: expand the wait successors just generated
-            // right away, unless they finish the query.
+            // right away instead of queueing them, unless they finish the
+            // query (the goal test happens when a node leaves the queue).
             while let Some(w) = self.waits.pop() {
                 let n = self.nodes.nodes[w as usize];
-                if n.dirs.is_subset(n.done) || p.is_goal(n.cell as usize, n.g) {
+                if is_done(&n) || p.is_goal(n.cell as usize, n.g) {
                     continue;
                 }
-                self.expand(w, grid, &scanner, p);
+                self.expand(w, &scanner, p);
             }
         }
         Err(PlanError::Unreachable)
     }
 
-    /// Expands node `id` in the directions it has not been expanded in yet.
-    fn expand(&mut self, id: u32, grid: &NavGrid, scanner: &Scanner<'_>, p: &Prepared) {
+    /// Expands node `id` in the directions it has not been expanded in yet,
+    /// and generates its wait successors the first time.
+    fn expand(&mut self, id: u32, scanner: &Scanner<'_>, p: &Prepared) {
         self.stats.expanded += 1;
         let node = self.nodes.nodes[id as usize];
-        let first_time = node.done.is_empty();
         let todo = node.dirs.minus(node.done);
-        self.nodes.nodes[id as usize].done = node.done.union(todo);
+        let entry = &mut self.nodes.nodes[id as usize];
+        entry.done = node.done.union(todo);
+        entry.waited = true;
         let width = scanner.walls().width() as usize;
         let here = cell_of(node.cell as usize, width);
         let mut successors = std::mem::take(&mut self.successors);
@@ -179,18 +183,26 @@ impl Jpst {
             }
         }
         let first_wait = successors.len();
-        if first_time {
-            self.wait_successors(
-                grid,
-                node.cell as usize,
-                node.interval as usize,
+        if !node.waited {
+            let cell = node.cell as usize;
+            waits::for_each_wait(
+                scanner.walls(),
+                scanner.obstacles(),
+                cell,
                 node.g,
-                &mut successors,
+                |cell, tick| {
+                    successors.push(JumpPoint {
+                        cell,
+                        tick,
+                        dirs: DirSet::ALL,
+                    });
+                    false
+                },
             );
         }
         for (k, s) in successors.iter().enumerate() {
             let is_wait = k >= first_wait;
-            if let Some(child) = self.generate(grid, id, *s, p)
+            if let Some(child) = self.generate(scanner.obstacles(), id, *s, p)
                 && is_wait
                 && self.speculative_wait
             {
@@ -200,66 +212,19 @@ impl Jpst {
         self.successors = successors;
     }
 
-    /// "Wait here, then step into a neighbour's safe interval" successors
-    /// that need a wait (arrivals at `g + 1` are the jumps' business).
-    fn wait_successors(
-        &self,
-        grid: &NavGrid,
-        cell: usize,
-        interval: usize,
-        g: Tick,
-        out: &mut Vec<JumpPoint>,
-    ) {
-        let walls = grid.walls();
-        let obstacles = grid.obstacles();
-        // Nothing happens around the cell any more: every move can be made now.
-        if obstacles.near_busy_end(cell) <= g {
-            return;
-        }
-        let here = walls.cell_at(cell);
-        let stay_until = obstacles.safe_intervals(cell)[interval].end;
-        let latest = stay_until.saturating_add(1);
-        let Some(earliest) = g.checked_add(1).filter(|t| *t < crate::grid::FOREVER) else {
-            return;
-        };
-        for dir in Dir::ALL {
-            let Some(next) = here.step(dir).filter(|n| walls.is_passable(*n)) else {
-                continue;
-            };
-            let n = walls.index(next);
-            if obstacles.busy_end(n) <= g {
-                continue; // always free from now on: reached by a jump at g + 1
-            }
-            let intervals = obstacles.safe_intervals(n);
-            let first = intervals.partition_point(|iv| iv.end < earliest);
-            for iv in &intervals[first..] {
-                if iv.start > latest {
-                    break;
-                }
-                let last = iv.end.min(latest);
-                let mut t = iv.start.max(earliest);
-                while t <= last && obstacles.departs(n, t - 1, dir.reverse()) {
-                    t += 1;
-                }
-                if t <= last && t > earliest {
-                    out.push(JumpPoint {
-                        cell: n,
-                        tick: t,
-                        dirs: DirSet::ALL,
-                    });
-                }
-            }
-        }
-    }
-
     /// Records successor `s` of node `parent`. Returns the child's node if it
     /// was improved or gained directions (so it needs expanding).
-    fn generate(&mut self, grid: &NavGrid, parent: u32, s: JumpPoint, p: &Prepared) -> Option<u32> {
+    fn generate(
+        &mut self,
+        obstacles: &TemporalMap,
+        parent: u32,
+        s: JumpPoint,
+        p: &Prepared,
+    ) -> Option<u32> {
         let h = p.h.at_index(s.cell);
         if h == UNREACHABLE {
             return None;
         }
-        let obstacles = grid.obstacles();
         let interval = obstacles.interval_at(s.cell, s.tick)?;
         let child = self
             .nodes
@@ -269,6 +234,7 @@ impl Jpst {
             c.g = s.tick;
             c.dirs = s.dirs;
             c.done = DirSet::EMPTY;
+            c.waited = false;
             c.parent = parent;
         } else if s.tick == c.g && !s.dirs.is_subset(c.dirs) {
             c.dirs = c.dirs.union(s.dirs);
@@ -301,4 +267,10 @@ impl Jpst {
             stats: SearchStats::default(),
         }
     }
+}
+
+/// True if the node has nothing left to expand at its current g.
+#[inline]
+fn is_done(node: &super::nodes::Node) -> bool {
+    node.waited && node.dirs.is_subset(node.done)
 }

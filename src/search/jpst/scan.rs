@@ -1,17 +1,24 @@
-//! Jumps along rows and columns: where a straight run stops and why.
+//! Jumps along rows and columns: where a straight run stops, and which cells
+//! it passes must become jump points.
 //!
-//! A jump walks from a node in one direction and reports the first *jump
-//! point*: the goal, a cell whose 3x3 neighbourhood still sees temporal
-//! activity at the arrival tick ("not quiet"), a cell with a statically forced
-//! vertical neighbour (horizontal jumps), or the cell at the jump limit.
-//! Between the node and the jump point every cell is quiet, so nothing in
-//! time can interfere there and 4-connected JPS pruning is exact.
+//! A jump walks from a node in one direction. It *stops* at the goal, at a
+//! cell with a statically forced vertical neighbour (horizontal jumps), at
+//! the jump limit, at a wall (a dead end: nothing) or when the next step is
+//! blocked or a swap. Cells it passes whose 3x3 neighbourhood still sees
+//! temporal activity at the arrival tick are examined one by one: if the
+//! agent might have to turn there right now (the vertical-first way around is
+//! blocked at that tick, or the cell just left is occupied so stepping back
+//! next tick can pay) or to wait there (a neighbour's safe interval opens
+//! later), the cell is emitted as a jump point with just those directions,
+//! and the jump goes on.
 //!
-//! Horizontal jumps test 64 cells at a time: the stop candidates of a window
-//! are `forced-above | forced-below | wall | near-temporal | goal | limit`,
-//! and only candidates are looked at one by one.
+//! Horizontal jumps test 64 cells at a time: the candidates of a window are
+//! `forced-above | forced-below | wall | near-temporal | goal | limit`; only
+//! candidates are looked at one by one.
 
 use crate::grid::{BitRows, Cell, Dir, DirSet, FOREVER, NavGrid, StaticGrid, TemporalMap, Tick};
+
+use super::waits::for_each_wait;
 
 /// A jump point found by a scan: a successor of the node that was expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,8 +27,16 @@ pub(super) struct JumpPoint {
     pub cell: usize,
     /// Arrival tick.
     pub tick: Tick,
-    /// Directions to continue in from there.
+    /// Directions to continue in from there (wait successors are always
+    /// considered as well).
     pub dirs: DirSet,
+}
+
+/// Whether a jump goes on after visiting a cell.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Visit {
+    Continue,
+    Stop,
 }
 
 /// Everything a scan reads, for one query.
@@ -64,20 +79,28 @@ impl<'a> Scanner<'a> {
         self.limit.min(FOREVER - 1 - tick)
     }
 
-    /// The first move of a jump, from `from` at `tick` into dense cell `to` in
-    /// direction `dir`: the only step that can meet an obstacle, because every
-    /// later step leaves a quiet cell.
+    /// Can the agent enter dense cell `to` at `tick`, arriving by a move in
+    /// direction `dir`: free then, and no obstacle coming the other way?
     #[inline]
-    fn first_step_ok(&self, to: usize, tick: Tick, dir: Dir) -> bool {
-        if self.obstacles.busy_end(to) <= tick {
+    fn can_enter(&self, to: usize, tick: Tick, dir: Dir) -> bool {
+        if self.obstacles.busy_end(to) < tick {
             return true;
         }
-        self.obstacles.is_free(to, tick + 1) && !self.obstacles.departs(to, tick, dir.reverse())
+        self.obstacles.is_free(to, tick) && !self.obstacles.departs(to, tick - 1, dir.reverse())
     }
 
-    /// Vertical sides of `(x, y)` that are forced for a horizontal move in
-    /// direction `dir`: the side cell is walkable but the cell diagonally
-    /// behind is a wall, so the vertical-first path around does not exist.
+    #[inline]
+    fn open(&self, x: i64, y: i64) -> bool {
+        x >= 0
+            && y >= 0
+            && x < self.width as i64
+            && y < self.height as i64
+            && self.rows.get(x as u32, y as u32)
+    }
+
+    /// Vertical sides of `(x, y)` that are statically forced for a horizontal
+    /// move in direction `dir`: the side cell is walkable but the cell
+    /// diagonally behind is a wall, so the vertical-first way round is cut.
     #[inline]
     fn forced_sides(&self, x: u32, y: u32, dir: Dir) -> DirSet {
         let behind = if dir == Dir::East {
@@ -94,40 +117,106 @@ impl<'a> Scanner<'a> {
         forced
     }
 
-    #[inline]
-    fn open(&self, x: i64, y: i64) -> bool {
-        x >= 0
-            && y >= 0
-            && x < self.width as i64
-            && y < self.height as i64
-            && self.rows.get(x as u32, y as u32)
+    /// Moves that may have to be made right now from `(x, y)`, entered at
+    /// `t` by a horizontal move in `dir`, because of temporal obstacles:
+    /// a vertical side whose vertical-first way round (through the cell
+    /// diagonally behind) is occupied or a swap at that tick, and stepping
+    /// back when the cell just left is occupied at `t`. The way round may
+    /// start with a vertical move out of the previous cell (when the jump
+    /// started there or turned there), so that move's swap counts too.
+    fn turns_after_horizontal(&self, x: u32, y: u32, t: Tick, dir: Dir) -> DirSet {
+        let bx = if dir == Dir::East { x - 1 } else { x + 1 };
+        let behind = self.index(bx, y);
+        let mut turns = DirSet::EMPTY;
+        for side in [Dir::North, Dir::South] {
+            let sy = if side == Dir::North {
+                y as i64 - 1
+            } else {
+                y as i64 + 1
+            };
+            if !self.open(x as i64, sy) || !self.open(bx as i64, sy) {
+                continue; // no side cell, or statically forced already
+            }
+            let side_cell = self.index(x, sy as u32);
+            let corner = self.index(bx, sy as u32);
+            let o = self.obstacles;
+            if !o.is_free(corner, t)
+                || o.departs(side_cell, t, dir.reverse())
+                || o.departs(corner, t - 1, side.reverse())
+            {
+                turns = turns.union(side.bit());
+            }
+        }
+        if !self.obstacles.is_free(behind, t) {
+            turns = turns.union(dir.reverse().bit());
+        }
+        turns
     }
 
-    /// Is walkable cell `(x, y)`, entered at `tick` moving horizontally in
-    /// `dir` after `steps` steps, a jump point? Returns its directions.
+    /// True if an agent standing on dense cell `cell` from `t` on may need
+    /// to wait there for a neighbour to open.
     #[inline]
-    fn horizontal_stop(
+    fn may_wait(&self, cell: usize, t: Tick) -> bool {
+        for_each_wait(self.walls, self.obstacles, cell, t, |_, _| true)
+    }
+
+    /// Visits walkable cell `(x, y)`, entered at `t` after `steps` horizontal
+    /// steps in `dir`; emits a jump point if it is one.
+    #[allow(clippy::too_many_arguments)] // the state of one step of a jump
+    #[inline]
+    fn visit_horizontal(
         &self,
         x: u32,
         y: u32,
-        tick: Tick,
+        t: Tick,
         dir: Dir,
         steps: u32,
         limit: u32,
-    ) -> Option<DirSet> {
+        out: &mut Vec<JumpPoint>,
+    ) -> Visit {
         let cell = self.index(x, y);
-        if (x == self.goal.x && y == self.goal.y) || self.obstacles.near_busy_end(cell) >= tick {
-            return Some(DirSet::ALL);
+        let first = steps == 1;
+        let active = self.obstacles.near_busy_end(cell) >= t;
+        if (active || first) && !self.can_enter(cell, t, dir) {
+            return Visit::Stop;
+        }
+        if x == self.goal.x && y == self.goal.y {
+            out.push(JumpPoint {
+                cell,
+                tick: t,
+                dirs: DirSet::ALL,
+            });
+            return Visit::Stop;
         }
         let forced = self.forced_sides(x, y, dir);
+        let turns = if active {
+            self.turns_after_horizontal(x, y, t, dir)
+        } else {
+            DirSet::EMPTY
+        };
         if !forced.is_empty() || steps >= limit {
-            return Some(forced.union(dir.bit()));
+            let dirs = dir.bit().union(forced).union(turns);
+            out.push(JumpPoint {
+                cell,
+                tick: t,
+                dirs,
+            });
+            return Visit::Stop;
         }
-        None
+        if !turns.is_empty() || (active && self.may_wait(cell, t)) {
+            let dirs = dir.bit().union(turns);
+            out.push(JumpPoint {
+                cell,
+                tick: t,
+                dirs,
+            });
+            return Visit::Stop;
+        }
+        Visit::Continue
     }
 
     /// Horizontal jump from `(x0, y)` at `tick` in direction `dir` (East or
-    /// West). Pushes at most one jump point.
+    /// West).
     pub(super) fn horizontal(
         &self,
         x0: u32,
@@ -145,34 +234,21 @@ impl<'a> Scanner<'a> {
             Dir::West if x0 > 0 => x0 - 1,
             _ => return,
         };
-        let c1 = self.index(x1, y);
-        if !self.rows.get(x1, y) || !self.first_step_ok(c1, tick, dir) {
+        if !self.rows.get(x1, y) {
             return;
         }
-        if let Some(dirs) = self.horizontal_stop(x1, y, tick + 1, dir, 1, limit) {
-            out.push(JumpPoint {
-                cell: c1,
-                tick: tick + 1,
-                dirs,
-            });
+        if self.visit_horizontal(x1, y, tick + 1, dir, 1, limit, out) == Visit::Stop {
             return;
         }
-        let found = if dir == Dir::East {
-            self.run_east(x0, y, tick, limit)
+        if dir == Dir::East {
+            self.run_east(x0, y, tick, limit, out);
         } else {
-            self.run_west(x0, y, tick, limit)
-        };
-        if let Some((x, dirs)) = found {
-            out.push(JumpPoint {
-                cell: self.index(x, y),
-                tick: tick + x.abs_diff(x0),
-                dirs,
-            });
+            self.run_west(x0, y, tick, limit, out);
         }
     }
 
     /// Stop candidates common to both directions, for a window whose bits
-    /// are already aligned so bit `k` is the `k`-th cell of the window.
+    /// are aligned so bit `k` is the `k`-th cell of the window.
     #[inline]
     fn candidates(
         mid: u64,
@@ -185,10 +261,11 @@ impl<'a> Scanner<'a> {
         (up & !up_behind) | (down & !down_behind) | !mid | near
     }
 
-    /// Bit-parallel part of an eastward jump, from cell `x0 + 2` on.
-    fn run_east(&self, x0: u32, y: u32, tick: Tick, limit: u32) -> Option<(u32, DirSet)> {
+    /// Bit-parallel rest of an eastward jump, from cell `x0 + 2` on.
+    fn run_east(&self, x0: u32, y: u32, tick: Tick, limit: u32, out: &mut Vec<JumpPoint>) {
         let (yi, rows) = (y as i64, self.rows);
         let mut next = x0 + 2;
+        let limit_x = x0 as u64 + limit as u64;
         loop {
             let mid = rows.window_right(next, yi);
             let mut stops = Self::candidates(
@@ -202,21 +279,20 @@ impl<'a> Scanner<'a> {
             if self.goal.y == y && self.goal.x >= next && self.goal.x - next < 64 {
                 stops |= 1 << (self.goal.x - next);
             }
-            let limit_x = x0 as u64 + limit as u64;
             if limit_x >= next as u64 && limit_x - (next as u64) < 64 {
                 stops |= 1 << (limit_x - next as u64);
             }
             while stops != 0 {
                 let k = stops.trailing_zeros();
                 if mid >> k & 1 == 0 {
-                    return None; // a wall ends the jump: dead end
+                    return; // a wall: dead end
                 }
                 let x = next + k;
                 let steps = x - x0;
-                if let Some(dirs) =
-                    self.horizontal_stop(x, y, tick + steps, Dir::East, steps, limit)
+                if self.visit_horizontal(x, y, tick + steps, Dir::East, steps, limit, out)
+                    == Visit::Stop
                 {
-                    return Some((x, dirs));
+                    return;
                 }
                 stops &= stops - 1;
             }
@@ -224,13 +300,14 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Bit-parallel part of a westward jump, from cell `x0 - 2` on.
-    fn run_west(&self, x0: u32, y: u32, tick: Tick, limit: u32) -> Option<(u32, DirSet)> {
+    /// Bit-parallel rest of a westward jump, from cell `x0 - 2` on.
+    fn run_west(&self, x0: u32, y: u32, tick: Tick, limit: u32, out: &mut Vec<JumpPoint>) {
         if x0 < 2 {
-            return None; // the next cell is off the map
+            return; // the next cell is off the map
         }
         let (yi, rows) = (y as i64, self.rows);
         let mut next = x0 - 2;
+        let limit_x = x0 as i64 - limit as i64;
         loop {
             // Bit 63 - k is cell next - k.
             let mid = rows.window_left(next, yi);
@@ -245,26 +322,25 @@ impl<'a> Scanner<'a> {
             if self.goal.y == y && self.goal.x <= next && next - self.goal.x < 64 {
                 stops |= 1 << (63 - (next - self.goal.x));
             }
-            let limit_x = x0 as i64 - limit as i64;
             if limit_x <= next as i64 && (next as i64 - limit_x) < 64 {
                 stops |= 1 << (63 - (next as i64 - limit_x));
             }
             while stops != 0 {
                 let k = stops.leading_zeros();
                 if mid >> (63 - k) & 1 == 0 {
-                    return None;
+                    return;
                 }
                 let x = next - k;
                 let steps = x0 - x;
-                if let Some(dirs) =
-                    self.horizontal_stop(x, y, tick + steps, Dir::West, steps, limit)
+                if self.visit_horizontal(x, y, tick + steps, Dir::West, steps, limit, out)
+                    == Visit::Stop
                 {
-                    return Some((x, dirs));
+                    return;
                 }
                 stops &= !(1u64 << (63 - k));
             }
             if next < 64 {
-                return None; // the next window starts off the map
+                return; // the next window starts off the map
             }
             next -= 64;
         }
@@ -278,6 +354,7 @@ impl<'a> Scanner<'a> {
         let limit = self.limit_from(tick);
         let mut y = y0;
         for steps in 1..=limit {
+            let from = y;
             y = match dir {
                 Dir::South if y + 1 < self.height => y + 1,
                 Dir::North if y > 0 => y - 1,
@@ -288,10 +365,11 @@ impl<'a> Scanner<'a> {
                 return;
             }
             let t = tick + steps;
-            if steps == 1 && !self.first_step_ok(cell, tick, dir) {
+            let active = self.obstacles.near_busy_end(cell) >= t;
+            if (active || steps == 1) && !self.can_enter(cell, t, dir) {
                 return;
             }
-            if (x == self.goal.x && y == self.goal.y) || self.obstacles.near_busy_end(cell) >= t {
+            if x == self.goal.x && y == self.goal.y {
                 out.push(JumpPoint {
                     cell,
                     tick: t,
@@ -299,11 +377,17 @@ impl<'a> Scanner<'a> {
                 });
                 return;
             }
-            if steps == limit {
+            let turns = if active && !self.obstacles.is_free(self.index(x, from), t) {
+                dir.reverse().bit()
+            } else {
+                DirSet::EMPTY
+            };
+            if steps == limit || !turns.is_empty() || (active && self.may_wait(cell, t)) {
+                let dirs = dir.bit().union(DirSet::HORIZONTAL).union(turns);
                 out.push(JumpPoint {
                     cell,
                     tick: t,
-                    dirs: dir.bit().union(DirSet::HORIZONTAL),
+                    dirs,
                 });
                 return;
             }
@@ -312,8 +396,13 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The walls (for callers that need cell look-ups).
+    /// The walls.
     pub(super) fn walls(&self) -> &StaticGrid {
         self.walls
+    }
+
+    /// The temporal obstacles.
+    pub(super) fn obstacles(&self) -> &TemporalMap {
+        self.obstacles
     }
 }
