@@ -15,4 +15,4 @@ pub use error::GridError;
 pub use interval::Interval;
 pub use nav_grid::NavGrid;
 pub use static_grid::{MAX_CELLS, MAX_SIDE, StaticGrid};
-pub use temporal::{ObstacleEnd, TemporalMap};
+pub use temporal::{NEAR_LAYER_TICKS, ObstacleEnd, TemporalMap};

@@ -12,6 +12,11 @@ use super::cell::{Dir, FOREVER, Tick};
 use super::interval::{self, Interval};
 
 const NO_TIMELINE: u32 = u32::MAX;
+
+/// Ticks between two [`TemporalMap::near_rows_at`] layers.
+pub const NEAR_LAYER_TICKS: Tick = 32;
+/// Most layers kept; the last one also covers every later tick.
+const MAX_NEAR_LAYERS: usize = 256;
 static ALWAYS_SAFE: [Interval; 1] = [Interval::ALWAYS];
 
 /// What a moving obstacle does after the last cell of its trajectory.
@@ -47,8 +52,8 @@ pub struct TemporalMap {
     timelines: Vec<CellTimeline>,
     busy_end: Vec<Tick>,
     near_busy_end: Vec<Tick>,
-    near_rows: BitRows,
-    near_columns: BitRows,
+    /// Layer `k`: cells whose `near_busy_end` exceeds `k * NEAR_LAYER_TICKS`.
+    near_layers: Vec<BitRows>,
     horizon: Tick,
 }
 
@@ -63,8 +68,7 @@ impl TemporalMap {
             timelines: Vec::new(),
             busy_end: vec![0; cells],
             near_busy_end: vec![0; cells],
-            near_rows: BitRows::new(width, height),
-            near_columns: BitRows::new(height, width),
+            near_layers: vec![BitRows::new(width, height)],
             horizon: 0,
         }
     }
@@ -129,18 +133,54 @@ impl TemporalMap {
             return;
         }
         self.busy_end[cell] = end;
+        if end != FOREVER {
+            // Endless activity is in every layer; layers track finite ends.
+            self.grow_layers(end);
+        }
         let w = self.width as usize;
         let (x, y) = ((cell % w) as i64, (cell / w) as i64);
         for ny in (y - 1).max(0)..=(y + 1).min(self.height as i64 - 1) {
             for nx in (x - 1).max(0)..=(x + 1).min(self.width as i64 - 1) {
                 let n = ny as usize * w + nx as usize;
-                if self.near_busy_end[n] < end {
+                let old = self.near_busy_end[n];
+                if old < end {
                     self.near_busy_end[n] = end;
-                    self.near_rows.set(nx as u32, ny as u32, true);
-                    self.near_columns.set(ny as u32, nx as u32, true);
+                    for layer in Self::layer_of(old)..self.near_layers.len() {
+                        if Self::layer_threshold(layer) >= end {
+                            break;
+                        }
+                        self.near_layers[layer].set(nx as u32, ny as u32, true);
+                    }
                 }
             }
         }
+    }
+
+    /// Adds layers so that every finite `end` seen so far has one above it.
+    fn grow_layers(&mut self, end: Tick) {
+        let wanted = (Self::layer_of(end) + 1).min(MAX_NEAR_LAYERS);
+        while self.near_layers.len() < wanted {
+            let threshold = Self::layer_threshold(self.near_layers.len());
+            let mut layer = BitRows::new(self.width, self.height);
+            for (i, &e) in self.near_busy_end.iter().enumerate() {
+                if e > threshold {
+                    let w = self.width as usize;
+                    layer.set((i % w) as u32, (i / w) as u32, true);
+                }
+            }
+            self.near_layers.push(layer);
+        }
+    }
+
+    /// The layer of `tick`: `tick / NEAR_LAYER_TICKS`, capped.
+    #[inline]
+    fn layer_of(tick: Tick) -> usize {
+        ((tick / NEAR_LAYER_TICKS) as usize).min(MAX_NEAR_LAYERS - 1)
+    }
+
+    #[inline]
+    fn layer_threshold(layer: usize) -> Tick {
+        layer as Tick * NEAR_LAYER_TICKS
     }
 
     /// True if some obstacle ever touches the cell.
@@ -208,15 +248,14 @@ impl TemporalMap {
         self.near_busy_end[cell]
     }
 
-    /// Bit rows: a cell's bit is set if something ever happens in its 3x3
-    /// neighbourhood.
-    pub fn near_rows(&self) -> &BitRows {
-        &self.near_rows
-    }
-
-    /// [`near_rows`](Self::near_rows) transposed (row `x` = map column `x`).
-    pub fn near_columns(&self) -> &BitRows {
-        &self.near_columns
+    /// Bit rows of the cells whose 3x3 neighbourhood may still see activity
+    /// at `tick` or later: a superset of the cells with
+    /// [`near_busy_end`](Self::near_busy_end) `> tick`, coarse in time
+    /// ([`NEAR_LAYER_TICKS`]) so scans can skip quiet cells 64 at a time.
+    #[inline]
+    pub fn near_rows_at(&self, tick: Tick) -> &BitRows {
+        let layer = Self::layer_of(tick).min(self.near_layers.len() - 1);
+        &self.near_layers[layer]
     }
 
     /// From this tick on nothing changes any more: every cell stays as it is

@@ -1,16 +1,18 @@
 //! Temporal Jump Point Search (JPST).
 //!
 //! A* over (cell, safe interval) states like SIPP, but successors are *jump
-//! points*: straight runs are skipped with 4-connected JPS pruning in the
-//! canonical order vertical, then horizontal, then wait. A jump stops only
-//! at the goal, static forced cells, walls and the jump limit; cells it
-//! passes near temporal obstacles become jump points only when the agent may
-//! have to turn or wait there (see `scan.rs`). Waiting happens only at jump
-//! points, as "wait, then step into a neighbour's later safe interval"
-//! successors (`waits.rs`).
+//! points*: straight runs through quiet cells (nothing happens in their 3x3
+//! neighbourhood at the arrival tick or later) are skipped with 4-connected
+//! JPS pruning in the canonical order vertical, then horizontal, then wait.
+//! A jump stops at the goal, at static forced cells, at the jump limit, and
+//! at the first cell that is not quiet: that cell becomes a full node whose
+//! steps toward busy neighbours are SIPP steps (every reachable safe
+//! interval, waiting first when needed; `step.rs`) and whose steps toward
+//! quiet neighbours are jumps again (`scan.rs`). Waits only ever happen at
+//! full nodes, just before a neighbour opens.
 
 mod scan;
-mod waits;
+mod step;
 
 use std::time::Instant;
 
@@ -164,6 +166,11 @@ impl Jpst {
 
     /// Expands node `id` in the directions it has not been expanded in yet,
     /// and generates its wait successors the first time.
+    ///
+    /// Toward a neighbour with temporal activity around it at `g + 1` the
+    /// step is a SIPP step (every reachable safe interval, waiting if
+    /// needed); toward a quiet neighbour it is a jump, and no wait can pay
+    /// there because nothing will open.
     fn expand(&mut self, id: u32, scanner: &Scanner<'_>, p: &Prepared) {
         self.stats.expanded += 1;
         let node = self.nodes.nodes[id as usize];
@@ -171,38 +178,45 @@ impl Jpst {
         let entry = &mut self.nodes.nodes[id as usize];
         entry.done = node.done.union(todo);
         entry.waited = true;
-        let width = scanner.walls().width() as usize;
-        let here = cell_of(node.cell as usize, width);
+        let walls = scanner.walls();
+        let obstacles = scanner.obstacles();
+        let cell = node.cell as usize;
+        let g = node.g;
+        let here = walls.cell_at(cell);
+        let stay_until = obstacles.safe_intervals(cell)[node.interval as usize].end;
         let mut successors = std::mem::take(&mut self.successors);
         successors.clear();
-        for dir in todo.iter() {
-            if dir.is_vertical() {
-                scanner.vertical(here.x, here.y, node.g, dir, &mut successors);
-            } else {
-                scanner.horizontal(here.x, here.y, node.g, dir, &mut successors);
+        for dir in crate::grid::Dir::ALL {
+            let scan = todo.contains(dir);
+            if !scan && node.waited {
+                continue;
             }
-        }
-        let first_wait = successors.len();
-        if !node.waited {
-            let cell = node.cell as usize;
-            waits::for_each_wait(
-                scanner.walls(),
-                scanner.obstacles(),
-                cell,
-                node.g,
-                |cell, tick| {
+            let Some(next) = here.step(dir).filter(|n| walls.is_passable(*n)) else {
+                continue;
+            };
+            let n = walls.index(next);
+            if obstacles.near_busy_end(n) > g {
+                step::step_into(obstacles, n, dir, g, stay_until, scan, |tick, k| {
                     successors.push(JumpPoint {
-                        cell,
+                        cell: n,
                         tick,
                         dirs: DirSet::ALL,
+                        interval: Some(k),
                     });
-                    false
-                },
-            );
+                });
+            } else if scan {
+                if dir.is_vertical() {
+                    scanner.vertical(here.x, here.y, g, dir, &mut successors);
+                } else {
+                    scanner.horizontal(here.x, here.y, g, dir, &mut successors);
+                }
+            }
         }
-        for (k, s) in successors.iter().enumerate() {
-            let is_wait = k >= first_wait;
-            if let Some(child) = self.generate(scanner.obstacles(), id, *s, p)
+        for s in successors.iter() {
+            // Only SIPP steps carry their interval; those arriving after
+            // g + 1 waited first.
+            let is_wait = s.interval.is_some() && s.tick > g.saturating_add(1);
+            if let Some(child) = self.generate(obstacles, id, *s, p)
                 && is_wait
                 && self.speculative_wait
             {
@@ -225,7 +239,10 @@ impl Jpst {
         if h == UNREACHABLE {
             return None;
         }
-        let interval = obstacles.interval_at(s.cell, s.tick)?;
+        let interval = match s.interval {
+            Some(k) => k as usize,
+            None => obstacles.interval_at(s.cell, s.tick)?,
+        };
         let child = self
             .nodes
             .get(s.cell, interval, obstacles.safe_intervals(s.cell).len());

@@ -1,24 +1,21 @@
-//! Jumps along rows and columns: where a straight run stops, and which cells
-//! it passes must become jump points.
+//! Jumps along rows and columns: where a straight run stops and why.
 //!
-//! A jump walks from a node in one direction. It *stops* at the goal, at a
-//! cell with a statically forced vertical neighbour (horizontal jumps), at
-//! the jump limit, at a wall (a dead end: nothing) or when the next step is
-//! blocked or a swap. Cells it passes whose 3x3 neighbourhood still sees
-//! temporal activity at the arrival tick are examined one by one: if the
-//! agent might have to turn there right now (the vertical-first way around is
-//! blocked at that tick, or the cell just left is occupied so stepping back
-//! next tick can pay) or to wait there (a neighbour's safe interval opens
-//! later), the cell is emitted as a jump point with just those directions,
-//! and the jump goes on.
+//! A jump walks from a node in one direction and reports the first *jump
+//! point*: the goal; a cell whose 3x3 neighbourhood still sees temporal
+//! activity at the arrival tick or later (it becomes a full node, expanded
+//! like a SIPP state in all four directions, with waits); a cell with a
+//! statically forced vertical neighbour (horizontal jumps); or the cell at
+//! the jump limit. A wall ends a horizontal jump with nothing (a dead end).
+//! Every cell between the origin and the jump point is quiet, so nothing in
+//! time can interfere there and 4-connected JPS pruning is exact; only the
+//! first step can meet an obstacle (the origin need not be quiet).
 //!
 //! Horizontal jumps test 64 cells at a time: the candidates of a window are
-//! `forced-above | forced-below | wall | near-temporal | goal | limit`; only
-//! candidates are looked at one by one.
+//! `forced-above | forced-below | wall | near-temporal | goal | limit`, where
+//! near-temporal comes from the time layer of the jump's start tick, so cells
+//! whose obstacles have all passed are skipped too.
 
 use crate::grid::{BitRows, Cell, Dir, DirSet, FOREVER, NavGrid, StaticGrid, TemporalMap, Tick};
-
-use super::waits::for_each_wait;
 
 /// A jump point found by a scan: a successor of the node that was expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +27,21 @@ pub(super) struct JumpPoint {
     /// Directions to continue in from there (wait successors are always
     /// considered as well).
     pub dirs: DirSet,
+    /// Index of the cell's safe interval containing `tick`, when known.
+    pub interval: Option<u32>,
+}
+
+impl JumpPoint {
+    /// A jump point queued by its own f-value.
+    #[inline]
+    fn new(cell: usize, tick: Tick, dirs: DirSet) -> Self {
+        Self {
+            cell,
+            tick,
+            dirs,
+            interval: None,
+        }
+    }
 }
 
 /// Whether a jump goes on after visiting a cell.
@@ -44,7 +56,6 @@ pub(super) struct Scanner<'a> {
     walls: &'a StaticGrid,
     rows: &'a BitRows,
     obstacles: &'a TemporalMap,
-    near: &'a BitRows,
     width: u32,
     height: u32,
     goal: Cell,
@@ -60,7 +71,6 @@ impl<'a> Scanner<'a> {
             walls,
             rows: walls.rows(),
             obstacles: grid.obstacles(),
-            near: grid.obstacles().near_rows(),
             width: walls.width(),
             height: walls.height(),
             goal,
@@ -117,49 +127,6 @@ impl<'a> Scanner<'a> {
         forced
     }
 
-    /// Moves that may have to be made right now from `(x, y)`, entered at
-    /// `t` by a horizontal move in `dir`, because of temporal obstacles:
-    /// a vertical side whose vertical-first way round (through the cell
-    /// diagonally behind) is occupied or a swap at that tick, and stepping
-    /// back when the cell just left is occupied at `t`. The way round may
-    /// start with a vertical move out of the previous cell (when the jump
-    /// started there or turned there), so that move's swap counts too.
-    fn turns_after_horizontal(&self, x: u32, y: u32, t: Tick, dir: Dir) -> DirSet {
-        let bx = if dir == Dir::East { x - 1 } else { x + 1 };
-        let behind = self.index(bx, y);
-        let mut turns = DirSet::EMPTY;
-        for side in [Dir::North, Dir::South] {
-            let sy = if side == Dir::North {
-                y as i64 - 1
-            } else {
-                y as i64 + 1
-            };
-            if !self.open(x as i64, sy) || !self.open(bx as i64, sy) {
-                continue; // no side cell, or statically forced already
-            }
-            let side_cell = self.index(x, sy as u32);
-            let corner = self.index(bx, sy as u32);
-            let o = self.obstacles;
-            if !o.is_free(corner, t)
-                || o.departs(side_cell, t, dir.reverse())
-                || o.departs(corner, t - 1, side.reverse())
-            {
-                turns = turns.union(side.bit());
-            }
-        }
-        if !self.obstacles.is_free(behind, t) {
-            turns = turns.union(dir.reverse().bit());
-        }
-        turns
-    }
-
-    /// True if an agent standing on dense cell `cell` from `t` on may need
-    /// to wait there for a neighbour to open.
-    #[inline]
-    fn may_wait(&self, cell: usize, t: Tick) -> bool {
-        for_each_wait(self.walls, self.obstacles, cell, t, |_, _| true)
-    }
-
     /// Visits walkable cell `(x, y)`, entered at `t` after `steps` horizontal
     /// steps in `dir`; emits a jump point if it is one.
     #[allow(clippy::too_many_arguments)] // the state of one step of a jump
@@ -175,41 +142,20 @@ impl<'a> Scanner<'a> {
         out: &mut Vec<JumpPoint>,
     ) -> Visit {
         let cell = self.index(x, y);
-        let first = steps == 1;
-        let active = self.obstacles.near_busy_end(cell) >= t;
-        if (active || first) && !self.can_enter(cell, t, dir) {
+        if self.obstacles.near_busy_end(cell) >= t {
+            // Temporal activity around: a full (SIPP-like) node.
+            if self.can_enter(cell, t, dir) {
+                out.push(JumpPoint::new(cell, t, DirSet::ALL));
+            }
             return Visit::Stop;
         }
         if x == self.goal.x && y == self.goal.y {
-            out.push(JumpPoint {
-                cell,
-                tick: t,
-                dirs: DirSet::ALL,
-            });
+            out.push(JumpPoint::new(cell, t, DirSet::ALL));
             return Visit::Stop;
         }
         let forced = self.forced_sides(x, y, dir);
-        let turns = if active {
-            self.turns_after_horizontal(x, y, t, dir)
-        } else {
-            DirSet::EMPTY
-        };
         if !forced.is_empty() || steps >= limit {
-            let dirs = dir.bit().union(forced).union(turns);
-            out.push(JumpPoint {
-                cell,
-                tick: t,
-                dirs,
-            });
-            return Visit::Stop;
-        }
-        if !turns.is_empty() || (active && self.may_wait(cell, t)) {
-            let dirs = dir.bit().union(turns);
-            out.push(JumpPoint {
-                cell,
-                tick: t,
-                dirs,
-            });
+            out.push(JumpPoint::new(cell, t, dir.bit().union(forced)));
             return Visit::Stop;
         }
         Visit::Continue
@@ -234,10 +180,15 @@ impl<'a> Scanner<'a> {
             Dir::West if x0 > 0 => x0 - 1,
             _ => return,
         };
-        if !self.rows.get(x1, y) {
+        // The first step is the only one that can meet an obstacle without
+        // its cell being a candidate: the origin need not be quiet.
+        let c1 = self.index(x1, y);
+        if !self.rows.get(x1, y) || !self.can_enter(c1, tick + 1, dir) {
             return;
         }
-        if self.visit_horizontal(x1, y, tick + 1, dir, 1, limit, out) == Visit::Stop {
+        if self.obstacles.near_busy_end(c1) > tick {
+            // Temporal activity around the first cell: a full node there.
+            out.push(JumpPoint::new(c1, tick + 1, DirSet::ALL));
             return;
         }
         if dir == Dir::East {
@@ -261,10 +212,12 @@ impl<'a> Scanner<'a> {
         (up & !up_behind) | (down & !down_behind) | !mid | near
     }
 
-    /// Bit-parallel rest of an eastward jump, from cell `x0 + 2` on.
+    /// Bit-parallel eastward jump from `x0`, whose first step is known to be
+    /// possible.
     fn run_east(&self, x0: u32, y: u32, tick: Tick, limit: u32, out: &mut Vec<JumpPoint>) {
         let (yi, rows) = (y as i64, self.rows);
-        let mut next = x0 + 2;
+        let near = self.obstacles.near_rows_at(tick);
+        let mut next = x0 + 1;
         let limit_x = x0 as u64 + limit as u64;
         loop {
             let mid = rows.window_right(next, yi);
@@ -274,7 +227,7 @@ impl<'a> Scanner<'a> {
                 rows.window_right(next - 1, yi - 1),
                 rows.window_right(next, yi + 1),
                 rows.window_right(next - 1, yi + 1),
-                self.near.window_right(next, yi),
+                near.window_right(next, yi),
             );
             if self.goal.y == y && self.goal.x >= next && self.goal.x - next < 64 {
                 stops |= 1 << (self.goal.x - next);
@@ -300,13 +253,12 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Bit-parallel rest of a westward jump, from cell `x0 - 2` on.
+    /// Bit-parallel westward jump from `x0`, whose first step is known to be
+    /// possible.
     fn run_west(&self, x0: u32, y: u32, tick: Tick, limit: u32, out: &mut Vec<JumpPoint>) {
-        if x0 < 2 {
-            return; // the next cell is off the map
-        }
         let (yi, rows) = (y as i64, self.rows);
-        let mut next = x0 - 2;
+        let near = self.obstacles.near_rows_at(tick);
+        let mut next = x0 - 1;
         let limit_x = x0 as i64 - limit as i64;
         loop {
             // Bit 63 - k is cell next - k.
@@ -317,7 +269,7 @@ impl<'a> Scanner<'a> {
                 rows.window_left(next + 1, yi - 1),
                 rows.window_left(next, yi + 1),
                 rows.window_left(next + 1, yi + 1),
-                self.near.window_left(next, yi),
+                near.window_left(next, yi),
             );
             if self.goal.y == y && self.goal.x <= next && next - self.goal.x < 64 {
                 stops |= 1 << (63 - (next - self.goal.x));
@@ -354,7 +306,6 @@ impl<'a> Scanner<'a> {
         let limit = self.limit_from(tick);
         let mut y = y0;
         for steps in 1..=limit {
-            let from = y;
             y = match dir {
                 Dir::South if y + 1 < self.height => y + 1,
                 Dir::North if y > 0 => y - 1,
@@ -365,30 +316,23 @@ impl<'a> Scanner<'a> {
                 return;
             }
             let t = tick + steps;
-            let active = self.obstacles.near_busy_end(cell) >= t;
-            if (active || steps == 1) && !self.can_enter(cell, t, dir) {
-                return;
+            if self.obstacles.near_busy_end(cell) >= t || steps == 1 {
+                if !self.can_enter(cell, t, dir) {
+                    return;
+                }
+                if self.obstacles.near_busy_end(cell) >= t {
+                    // Temporal activity around: a full (SIPP-like) node.
+                    out.push(JumpPoint::new(cell, t, DirSet::ALL));
+                    return;
+                }
             }
             if x == self.goal.x && y == self.goal.y {
-                out.push(JumpPoint {
-                    cell,
-                    tick: t,
-                    dirs: DirSet::ALL,
-                });
+                out.push(JumpPoint::new(cell, t, DirSet::ALL));
                 return;
             }
-            let turns = if active && !self.obstacles.is_free(self.index(x, from), t) {
-                dir.reverse().bit()
-            } else {
-                DirSet::EMPTY
-            };
-            if steps == limit || !turns.is_empty() || (active && self.may_wait(cell, t)) {
-                let dirs = dir.bit().union(DirSet::HORIZONTAL).union(turns);
-                out.push(JumpPoint {
-                    cell,
-                    tick: t,
-                    dirs,
-                });
+            if steps == limit {
+                let dirs = dir.bit().union(DirSet::HORIZONTAL);
+                out.push(JumpPoint::new(cell, t, dirs));
                 return;
             }
             self.horizontal(x, y, t, Dir::East, out);
