@@ -2,13 +2,12 @@
 //! reference the other planners are tested against.
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use crate::grid::{Dir, NavGrid, Tick};
 
 use super::Planner;
 use super::error::PlanError;
-use super::goal::{Prepared, cell_of};
+use super::goal::{Prepared, cell_of, run_query};
 use super::heuristic::{HeuristicCache, UNREACHABLE};
 use super::nodes::{NONE, OpenEntry, OpenList};
 use super::plan::{Plan, SearchStats, Waypoint};
@@ -55,18 +54,14 @@ impl Planner for TimeExpandedAStar {
     }
 
     fn plan(&mut self, grid: &NavGrid, query: &Query) -> Result<Plan, PlanError> {
-        let started = Instant::now();
-        self.stats = SearchStats::default();
-        let prepared = Prepared::new(grid, query, self.heuristic, &mut self.cache);
-        let result = prepared.and_then(|p| {
-            self.stats.heuristic_micros = p.heuristic_micros;
-            search(grid, query, &p, &mut self.stats)
-        });
-        self.stats.micros = started.elapsed().as_micros() as u64;
-        result.map(|mut plan| {
-            plan.stats = self.stats;
-            plan
-        })
+        run_query(
+            grid,
+            query,
+            self.heuristic,
+            &mut self.cache,
+            &mut self.stats,
+            |p, stats| search(grid, query, p, stats),
+        )
     }
 }
 

@@ -1,9 +1,12 @@
 //! Checks and preparation every planner does before searching.
 
+use std::time::Instant;
+
 use crate::grid::{Cell, NavGrid, Tick};
 
 use super::error::PlanError;
 use super::heuristic::{GoalDistance, HeuristicCache, UNREACHABLE};
+use super::plan::{Plan, SearchStats};
 use super::query::{GoalPolicy, Heuristic, Query};
 
 /// A query checked against the world, with its heuristic ready.
@@ -73,4 +76,28 @@ impl Prepared {
 #[inline]
 pub(crate) fn cell_of(index: usize, width: usize) -> Cell {
     Cell::new((index % width) as u32, (index / width) as u32)
+}
+
+/// Runs one query the way every planner does: resets `stats`, prepares the
+/// query, runs `search` on it, and records the heuristic and total times
+/// (also in the returned plan).
+pub(crate) fn run_query(
+    grid: &NavGrid,
+    query: &Query,
+    heuristic: Heuristic,
+    cache: &mut HeuristicCache,
+    stats: &mut SearchStats,
+    search: impl FnOnce(&Prepared, &mut SearchStats) -> Result<Plan, PlanError>,
+) -> Result<Plan, PlanError> {
+    let started = Instant::now();
+    *stats = SearchStats::default();
+    let result = Prepared::new(grid, query, heuristic, cache).and_then(|p| {
+        stats.heuristic_micros = p.heuristic_micros;
+        search(&p, stats)
+    });
+    stats.micros = started.elapsed().as_micros() as u64;
+    result.map(|mut plan| {
+        plan.stats = *stats;
+        plan
+    })
 }

@@ -11,6 +11,7 @@ mod nodes;
 mod plan;
 mod query;
 mod sipp;
+mod step;
 mod validate;
 
 pub use astar::TimeExpandedAStar;

@@ -10,6 +10,9 @@ use std::collections::BinaryHeap;
 
 use crate::grid::{DirSet, Tick};
 
+use super::goal::cell_of;
+use super::plan::{Plan, SearchStats, Waypoint};
+
 /// No node / no parent.
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -78,6 +81,28 @@ impl NodeTable {
             }
         }
         self.first[cell] + interval as u32
+    }
+}
+
+impl NodeTable {
+    /// The plan that reaches node `last`: the chain of parents back to the
+    /// root, as waypoints (cell and arrival tick).
+    pub(crate) fn plan_to(&self, last: u32, width: usize) -> Plan {
+        let mut waypoints = Vec::new();
+        let mut at = last;
+        while at != NONE {
+            let n = self.nodes[at as usize];
+            waypoints.push(Waypoint {
+                cell: cell_of(n.cell as usize, width),
+                tick: n.g,
+            });
+            at = n.parent;
+        }
+        waypoints.reverse();
+        Plan {
+            waypoints,
+            stats: SearchStats::default(),
+        }
     }
 }
 

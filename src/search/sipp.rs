@@ -1,17 +1,16 @@
 //! Safe Interval Path Planning: A* over (cell, safe interval), the baseline
 //! JPST is measured against.
 
-use std::time::Instant;
-
-use crate::grid::{Dir, FOREVER, NavGrid};
+use crate::grid::{Dir, NavGrid};
 
 use super::Planner;
 use super::error::PlanError;
-use super::goal::{Prepared, cell_of};
+use super::goal::{Prepared, cell_of, run_query};
 use super::heuristic::{HeuristicCache, UNREACHABLE};
-use super::nodes::{NONE, NodeTable, OpenEntry, OpenList};
-use super::plan::{Plan, SearchStats, Waypoint};
+use super::nodes::{NodeTable, OpenEntry, OpenList};
+use super::plan::{Plan, SearchStats};
 use super::query::{Heuristic, Query};
+use super::step::step_into;
 use crate::grid::DirSet;
 
 /// SIPP with vertex and swap conflicts.
@@ -48,20 +47,25 @@ impl Planner for Sipp {
     }
 
     fn plan(&mut self, grid: &NavGrid, query: &Query) -> Result<Plan, PlanError> {
-        let started = Instant::now();
-        self.stats = SearchStats::default();
-        let result = match Prepared::new(grid, query, self.heuristic, &mut self.cache) {
-            Ok(p) => {
-                self.stats.heuristic_micros = p.heuristic_micros;
-                self.search(grid, query, &p)
-            }
-            Err(e) => Err(e),
-        };
-        self.stats.micros = started.elapsed().as_micros() as u64;
-        result.map(|mut plan| {
-            plan.stats = self.stats;
-            plan
-        })
+        let mut cache = std::mem::take(&mut self.cache);
+        let mut stats = SearchStats::default();
+        let result = run_query(
+            grid,
+            query,
+            self.heuristic,
+            &mut cache,
+            &mut stats,
+            |p, stats| {
+                self.stats = SearchStats::default();
+                let result = self.search(grid, query, p);
+                stats.expanded = self.stats.expanded;
+                stats.generated = self.stats.generated;
+                result
+            },
+        );
+        self.cache = cache;
+        self.stats = stats;
+        result
     }
 }
 
@@ -95,7 +99,7 @@ impl Sipp {
             self.nodes.nodes[id].done = DirSet::ALL;
             let cell = node.cell as usize;
             if p.is_goal(cell, node.g) {
-                return Ok(self.path_to(id, width));
+                return Ok(self.nodes.plan_to(id as u32, width));
             }
             if query.budget.is_some_and(|b| self.stats.expanded >= b) {
                 return Err(PlanError::BudgetExhausted {
@@ -105,12 +109,6 @@ impl Sipp {
             self.stats.expanded += 1;
             let here = cell_of(cell, width);
             let stay_until = obstacles.safe_intervals(cell)[node.interval as usize].end;
-            let Some(earliest) = node.g.checked_add(1).filter(|t| *t < FOREVER) else {
-                continue;
-            };
-            // The last tick at which the agent can arrive next door: it may
-            // wait here until `stay_until` and then move.
-            let latest = stay_until.saturating_add(1);
             for dir in Dir::ALL {
                 let Some(next) = here.step(dir).filter(|n| walls.is_passable(*n)) else {
                     continue;
@@ -120,56 +118,25 @@ impl Sipp {
                 if h == UNREACHABLE {
                     continue;
                 }
-                let intervals = obstacles.safe_intervals(n);
-                let first = intervals.partition_point(|iv| iv.end < earliest);
-                for (k, iv) in intervals.iter().enumerate().skip(first) {
-                    if iv.start > latest {
-                        break;
-                    }
-                    let last = iv.end.min(latest);
-                    let mut t = iv.start.max(earliest);
-                    // Leave at the first tick the move does not swap with an
-                    // obstacle coming the other way.
-                    while t <= last && obstacles.departs(n, t - 1, dir.reverse()) {
-                        t += 1;
-                    }
-                    if t > last {
-                        continue;
-                    }
-                    let child = self.nodes.get(n, k, intervals.len());
-                    let c = &mut self.nodes.nodes[child as usize];
+                let intervals = obstacles.safe_intervals(n).len();
+                let (nodes, open, stats) = (&mut self.nodes, &mut self.open, &mut self.stats);
+                step_into(obstacles, n, dir, node.g, stay_until, true, |t, k| {
+                    let child = nodes.get(n, k as usize, intervals);
+                    let c = &mut nodes.nodes[child as usize];
                     if c.done == DirSet::ALL || c.g <= t {
-                        continue;
+                        return;
                     }
                     c.g = t;
                     c.parent = id as u32;
-                    self.stats.generated += 1;
-                    self.open.push(OpenEntry {
+                    stats.generated += 1;
+                    open.push(OpenEntry {
                         f: t as u64 + h as u64,
                         g: t,
                         node: child,
                     });
-                }
+                });
             }
         }
         Err(PlanError::Unreachable)
-    }
-
-    fn path_to(&self, last: usize, width: usize) -> Plan {
-        let mut waypoints = Vec::new();
-        let mut at = last as u32;
-        while at != NONE {
-            let n = self.nodes.nodes[at as usize];
-            waypoints.push(Waypoint {
-                cell: cell_of(n.cell as usize, width),
-                tick: n.g,
-            });
-            at = n.parent;
-        }
-        waypoints.reverse();
-        Plan {
-            waypoints,
-            stats: SearchStats::default(),
-        }
     }
 }

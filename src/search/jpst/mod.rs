@@ -12,19 +12,17 @@
 //! full nodes, just before a neighbour opens.
 
 mod scan;
-mod step;
-
-use std::time::Instant;
 
 use crate::grid::{DirSet, NavGrid, TemporalMap};
 
 use super::Planner;
 use super::error::PlanError;
-use super::goal::{Prepared, cell_of};
+use super::goal::{Prepared, run_query};
 use super::heuristic::{HeuristicCache, UNREACHABLE};
-use super::nodes::{NONE, NodeTable, OpenEntry, OpenList};
-use super::plan::{Plan, SearchStats, Waypoint};
+use super::nodes::{NodeTable, OpenEntry, OpenList};
+use super::plan::{Plan, SearchStats};
 use super::query::{Heuristic, Query};
+use super::step::step_into;
 use scan::{JumpPoint, Scanner};
 
 /// The default jump limit: effectively none.
@@ -93,20 +91,25 @@ impl Planner for Jpst {
     }
 
     fn plan(&mut self, grid: &NavGrid, query: &Query) -> Result<Plan, PlanError> {
-        let started = Instant::now();
-        self.stats = SearchStats::default();
-        let result = match Prepared::new(grid, query, self.heuristic, &mut self.cache) {
-            Ok(p) => {
-                self.stats.heuristic_micros = p.heuristic_micros;
-                self.search(grid, query, &p)
-            }
-            Err(e) => Err(e),
-        };
-        self.stats.micros = started.elapsed().as_micros() as u64;
-        result.map(|mut plan| {
-            plan.stats = self.stats;
-            plan
-        })
+        let mut cache = std::mem::take(&mut self.cache);
+        let mut stats = SearchStats::default();
+        let result = run_query(
+            grid,
+            query,
+            self.heuristic,
+            &mut cache,
+            &mut stats,
+            |p, stats| {
+                self.stats = SearchStats::default();
+                let result = self.search(grid, query, p);
+                stats.expanded = self.stats.expanded;
+                stats.generated = self.stats.generated;
+                result
+            },
+        );
+        self.cache = cache;
+        self.stats = stats;
+        result
     }
 }
 
@@ -142,7 +145,7 @@ impl Jpst {
                 continue;
             }
             if p.is_goal(node.cell as usize, node.g) {
-                return Ok(self.path_to(id, width));
+                return Ok(self.nodes.plan_to(id, width));
             }
             if query.budget.is_some_and(|b| self.stats.expanded >= b) {
                 return Err(PlanError::BudgetExhausted {
@@ -196,7 +199,7 @@ impl Jpst {
             };
             let n = walls.index(next);
             if obstacles.near_busy_end(n) > g {
-                step::step_into(obstacles, n, dir, g, stay_until, scan, |tick, k| {
+                step_into(obstacles, n, dir, g, stay_until, scan, |tick, k| {
                     successors.push(JumpPoint {
                         cell: n,
                         tick,
@@ -265,24 +268,6 @@ impl Jpst {
             node: child,
         });
         Some(child)
-    }
-
-    fn path_to(&self, last: u32, width: usize) -> Plan {
-        let mut waypoints = Vec::new();
-        let mut at = last;
-        while at != NONE {
-            let n = self.nodes.nodes[at as usize];
-            waypoints.push(Waypoint {
-                cell: cell_of(n.cell as usize, width),
-                tick: n.g,
-            });
-            at = n.parent;
-        }
-        waypoints.reverse();
-        Plan {
-            waypoints,
-            stats: SearchStats::default(),
-        }
     }
 }
 

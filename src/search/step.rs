@@ -2,10 +2,10 @@
 //! of the neighbour the agent can reach from where it stands, each at the
 //! earliest tick it can get in (waiting first if needed).
 //!
-//! Canonical paths wait as late as possible, so a wait only ever ends with a
-//! move into a neighbour whose safe interval opens later than the agent could
-//! otherwise enter it (or whose entry is delayed by a swap). Such neighbours
-//! always have temporal activity, so full nodes generate them here.
+//! This is SIPP's successor rule; JPST uses it at full nodes toward busy
+//! neighbours. Canonical paths wait as late as possible, so a wait only ever
+//! ends with a move into a neighbour whose safe interval opens later than
+//! the agent could otherwise enter it (or whose entry is delayed by a swap).
 
 use crate::grid::{Dir, FOREVER, TemporalMap, Tick};
 
@@ -16,7 +16,7 @@ use crate::grid::{Dir, FOREVER, TemporalMap, Tick};
 /// `immediate == false` only arrivals after `g + 1` (those needing a wait)
 /// are reported.
 #[inline]
-pub(super) fn step_into(
+pub(crate) fn step_into(
     obstacles: &TemporalMap,
     n: usize,
     dir: Dir,
