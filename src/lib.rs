@@ -14,7 +14,7 @@
 //! let mut world = NavGrid::new(StaticGrid::open(5, 3).unwrap());
 //! world.add_block(Cell::new(2, 1), 0, Some(3)).unwrap();
 //! let mut planner = Jpst::new(Heuristic::Manhattan);
-//! let plan = planner.plan(&world, &Query::new(Cell::new(0, 1), Cell::new(4, 1))).unwrap();
+//! let plan = planner.plan(&world, &PathQuery::new(Cell::new(0, 1), Cell::new(4, 1))).unwrap();
 //! assert_eq!(plan.cost(), 5); // one tick of waiting beats the detour
 //! assert_eq!(plan.cells().len(), 6);
 //! ```
@@ -22,13 +22,15 @@
 
 pub mod grid;
 pub mod io;
+pub mod plugin;
 pub mod search;
 
 /// The types most programs need.
 pub mod prelude {
     pub use crate::grid::{Cell, Dir, FOREVER, NavGrid, ObstacleEnd, StaticGrid, Tick};
+    /// A path request (named so it does not clash with Bevy's `Query`).
+    pub use crate::search::Query as PathQuery;
     pub use crate::search::{
-        GoalPolicy, Heuristic, Jpst, Plan, PlanError, Planner, PlannerKind, Query, Sipp,
-        TimeExpandedAStar,
+        GoalPolicy, Heuristic, Jpst, Plan, PlanError, Planner, PlannerKind, Sipp, TimeExpandedAStar,
     };
 }

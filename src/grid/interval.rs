@@ -31,37 +31,23 @@ impl Interval {
     }
 }
 
-/// Inserts `new` into a sorted list of disjoint, non-touching intervals,
-/// merging it with every interval it overlaps or touches.
-pub(crate) fn insert_merged(list: &mut Vec<Interval>, new: Interval) {
-    let mut merged = new;
-    // First interval that could touch `new`: its end + 1 >= new.start.
-    let first = list.partition_point(|iv| iv.end.saturating_add(1) < new.start);
-    let mut last = first;
-    while last < list.len() && list[last].start <= merged.end.saturating_add(1) {
-        merged.start = merged.start.min(list[last].start);
-        merged.end = merged.end.max(list[last].end);
-        last += 1;
-    }
-    list.splice(first..last, [merged]);
-}
-
-/// The complement of sorted, disjoint, non-touching `blocked` intervals within
-/// `0..=FOREVER`, written into `safe`.
-pub(crate) fn complement(blocked: &[Interval], safe: &mut Vec<Interval>) {
+/// The complement of the union of `blocked` (sorted by start, possibly
+/// overlapping or touching) within `0..=FOREVER`, written into `safe`.
+pub(crate) fn complement_of_union(blocked: &[Interval], safe: &mut Vec<Interval>) {
     safe.clear();
     let mut next_free: Option<Tick> = Some(0);
     for iv in blocked {
-        if let Some(from) = next_free
-            && iv.start > from
-        {
+        let Some(from) = next_free else {
+            break;
+        };
+        if iv.start > from {
             safe.push(Interval::new(from, iv.start - 1));
         }
-        next_free = if iv.end == FOREVER {
-            None
-        } else {
-            Some(iv.end + 1)
-        };
+        if iv.end == FOREVER {
+            next_free = None;
+        } else if iv.end + 1 > from {
+            next_free = Some(iv.end + 1);
+        }
     }
     if let Some(from) = next_free {
         safe.push(Interval::new(from, FOREVER));
@@ -80,24 +66,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn merges_and_complements() {
-        let mut b = Vec::new();
-        insert_merged(&mut b, Interval::new(5, 7));
-        insert_merged(&mut b, Interval::new(10, 12));
-        insert_merged(&mut b, Interval::new(8, 8));
-        assert_eq!(b, vec![Interval::new(5, 8), Interval::new(10, 12)]);
-        insert_merged(&mut b, Interval::new(9, 9));
-        assert_eq!(b, vec![Interval::new(5, 12)]);
-        insert_merged(&mut b, Interval::new(20, FOREVER));
-        insert_merged(&mut b, Interval::new(0, 1));
+    fn complements_the_union_and_finds() {
         let mut s = Vec::new();
-        complement(&b, &mut s);
+        let overlapping = [
+            Interval::new(0, 1),
+            Interval::new(5, 9),
+            Interval::new(6, 7),
+            Interval::new(8, 12),
+            Interval::new(20, FOREVER),
+            Interval::new(30, FOREVER),
+        ];
+        complement_of_union(&overlapping, &mut s);
         assert_eq!(s, vec![Interval::new(2, 4), Interval::new(13, 19)]);
         assert_eq!(find(&s, 3), Some(0));
         assert_eq!(find(&s, 12), None);
         assert_eq!(find(&s, 19), Some(1));
         assert_eq!(find(&s, 25), None);
-        complement(&[], &mut s);
+        complement_of_union(&[], &mut s);
         assert_eq!(s, vec![Interval::ALWAYS]);
     }
 }

@@ -133,6 +133,66 @@ impl NavGrid {
         Ok(())
     }
 
+    /// Removes an obstacle added with [`add_obstacle`](Self::add_obstacle)
+    /// with the same arguments: its cells are free again at its ticks and its
+    /// moves no longer forbid swaps. Use it when a planned unit changes its
+    /// mind; obstacles must not overlap for this to be exact.
+    pub fn remove_obstacle(
+        &mut self,
+        t0: Tick,
+        cells: &[Cell],
+        end: ObstacleEnd,
+    ) -> Result<(), GridError> {
+        let Some(last) = cells.len().checked_sub(1) else {
+            return Err(GridError::EmptyTrajectory);
+        };
+        for &cell in cells {
+            self.index_of(cell)?;
+        }
+        let width = self.walls.width() as usize;
+        let index = |c: Cell| c.y as usize * width + c.x as usize;
+        let map = self.obstacles_mut();
+        let mut run_start = 0;
+        for k in 0..=last {
+            if k < last && cells[k + 1] == cells[k] {
+                continue;
+            }
+            let from = t0.saturating_add(run_start as Tick);
+            let to = if k == last && end == ObstacleEnd::Park {
+                FOREVER
+            } else {
+                t0.saturating_add(k as Tick)
+            };
+            map.unblock(index(cells[k]), Interval::new(from, to));
+            if k < last
+                && let Some(dir) = cells[k].dir_to(cells[k + 1])
+            {
+                map.remove_departure(index(cells[k]), t0 + k as Tick, dir);
+            }
+            run_start = k + 1;
+        }
+        Ok(())
+    }
+
+    /// Frees `cell` for the ticks `from <= t < to` (`to = None`: for ever),
+    /// undoing [`add_block`](Self::add_block).
+    pub fn remove_block(
+        &mut self,
+        cell: Cell,
+        from: Tick,
+        to: Option<Tick>,
+    ) -> Result<(), GridError> {
+        let index = self.index_of(cell)?;
+        let end = match to {
+            None => FOREVER,
+            Some(to) if to <= from => return Err(GridError::EmptySpan { from, to }),
+            Some(to) => to - 1,
+        };
+        self.obstacles_mut()
+            .unblock(index, Interval::new(from, end));
+        Ok(())
+    }
+
     /// True if `cell` is on the map, not a wall, and free at `tick`.
     pub fn is_free(&self, cell: Cell, tick: Tick) -> bool {
         self.walls.is_passable(cell) && self.obstacles.is_free(self.walls.index(cell), tick)

@@ -37,9 +37,18 @@ struct Departure {
 
 #[derive(Clone, Debug, Default)]
 struct CellTimeline {
+    /// Every block, sorted by start; blocks may overlap.
     blocked: Vec<Interval>,
+    /// The gaps between the blocks' union.
     safe: Vec<Interval>,
+    /// Sorted; the same record may appear more than once.
     departures: Vec<Departure>,
+}
+
+impl CellTimeline {
+    fn refresh_safe(&mut self) {
+        interval::complement_of_union(&self.blocked, &mut self.safe);
+    }
 }
 
 /// Every temporal obstacle of a `width x height` map, indexed by dense cell
@@ -97,14 +106,16 @@ impl TemporalMap {
         (slot != NO_TIMELINE).then(|| &self.timelines[slot as usize])
     }
 
-    /// Blocks cell `cell` (dense index) during `span` (inclusive).
+    /// Blocks cell `cell` (dense index) during `span` (inclusive). Blocks may
+    /// overlap; each can be taken out again with [`unblock`](Self::unblock).
     pub fn block(&mut self, cell: usize, span: Interval) {
         debug_assert!(span.start <= span.end);
         let tl = self.timeline_mut(cell);
-        interval::insert_merged(&mut tl.blocked, span);
-        let mut safe = std::mem::take(&mut tl.safe);
-        interval::complement(&tl.blocked, &mut safe);
-        tl.safe = safe;
+        let at = tl
+            .blocked
+            .partition_point(|iv| (iv.start, iv.end) <= (span.start, span.end));
+        tl.blocked.insert(at, span);
+        tl.refresh_safe();
         let end = if span.end == FOREVER {
             self.horizon = self.horizon.max(span.start);
             FOREVER
@@ -115,15 +126,41 @@ impl TemporalMap {
         self.mark_busy(cell, end);
     }
 
+    /// Takes out one block of exactly `span` added by [`block`](Self::block)
+    /// (other blocks of the cell, even overlapping ones, stay). The fast-path
+    /// bounds (busy ends, near-temporal layers, horizon) stay where they
+    /// were: still correct, only less sharp, until the map is rebuilt.
+    pub fn unblock(&mut self, cell: usize, span: Interval) {
+        if self.slot[cell] == NO_TIMELINE {
+            return;
+        }
+        let tl = &mut self.timelines[self.slot[cell] as usize];
+        if let Some(at) = tl.blocked.iter().position(|iv| *iv == span) {
+            tl.blocked.remove(at);
+            tl.refresh_safe();
+        }
+    }
+
+    /// Removes a departure record added by [`add_departure`]
+    /// (Self::add_departure).
+    pub fn remove_departure(&mut self, cell: usize, tick: Tick, dir: Dir) {
+        if self.slot[cell] == NO_TIMELINE {
+            return;
+        }
+        let tl = &mut self.timelines[self.slot[cell] as usize];
+        if let Ok(at) = tl.departures.binary_search(&Departure { tick, dir }) {
+            tl.departures.remove(at);
+        }
+    }
+
     /// Records that an obstacle leaves cell `cell` (dense index) in direction
     /// `dir` during `[tick, tick + 1]`; an agent may not make the opposite move
     /// between the same two cells at the same time.
     pub fn add_departure(&mut self, cell: usize, tick: Tick, dir: Dir) {
         let tl = self.timeline_mut(cell);
         let rec = Departure { tick, dir };
-        if let Err(at) = tl.departures.binary_search(&rec) {
-            tl.departures.insert(at, rec);
-        }
+        let at = tl.departures.partition_point(|d| *d <= rec);
+        tl.departures.insert(at, rec);
         self.horizon = self.horizon.max(tick.saturating_add(1));
         self.mark_busy(cell, tick.saturating_add(1));
     }
@@ -199,7 +236,7 @@ impl TemporalMap {
         }
     }
 
-    /// The sorted, merged blocked intervals of the cell.
+    /// The cell's blocks, sorted by start (they may overlap).
     pub fn blocked_intervals(&self, cell: usize) -> &[Interval] {
         self.timeline(cell).map_or(&[], |tl| &tl.blocked)
     }

@@ -1,0 +1,252 @@
+//! Planning in the background: batches of queries on the async compute pool,
+//! results back over a channel, committed at a fixed tick.
+//!
+//! A batch is dispatched at nav tick `T` against a snapshot of the grid (a
+//! cheap copy-on-write clone) and plans its units one after another, each
+//! avoiding the ones before it. Its plans start at `T + latency` and are
+//! applied exactly at that tick, waiting for the task if it is late, so the
+//! same inputs give the same trajectories whatever the thread count.
+
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, block_on};
+use crossbeam_channel::{Receiver, unbounded};
+
+use crate::grid::{Cell, NavGrid, Tick};
+use crate::search::Query as PathQuery;
+use crate::search::{GoalPolicy, Heuristic, PlanError, PlannerKind, validate_path};
+
+use super::components::{AgentState, MoveOrder, NavAgent, TemporalPath};
+use super::messages::{PathFailed, PathFound};
+use super::reservations::{Reservations, Reserved};
+use super::world::{NavSettings, NavWorld};
+
+/// One unit to plan.
+struct Request {
+    entity: Entity,
+    generation: u32,
+    start: Cell,
+    goal: Cell,
+    old: Reserved,
+}
+
+/// One unit's answer.
+struct Answer {
+    entity: Entity,
+    generation: u32,
+    result: Result<Vec<Cell>, PlanError>,
+}
+
+struct Batch {
+    start_tick: Tick,
+    task: Task<()>,
+    answers: Receiver<Answer>,
+}
+
+/// The batch being planned, if any.
+#[derive(Resource, Default)]
+pub(crate) struct InFlight {
+    batch: Option<Batch>,
+}
+
+impl InFlight {
+    /// Number of queries waiting for the current batch (0 or its size).
+    pub(crate) fn is_busy(&self) -> bool {
+        self.batch.is_some()
+    }
+}
+
+/// Marks units whose order changed as wanting a plan.
+pub(crate) fn take_orders(mut agents: Query<(&mut NavAgent, &mut AgentState), Changed<MoveOrder>>) {
+    for (mut agent, mut state) in &mut agents {
+        agent.order_generation = agent.order_generation.wrapping_add(1);
+        agent.wants_plan = true;
+        agent.retry = None;
+        *state = AgentState::Planning;
+    }
+}
+
+/// Units without a path try again once their back-off has passed and the
+/// walls changed since.
+pub(crate) fn retry_failed(world: Res<NavWorld>, mut agents: Query<&mut NavAgent>) {
+    let revision = world.grid.walls().revision();
+    for mut agent in &mut agents {
+        if let Some((at, seen)) = agent.retry
+            && world.tick >= at
+            && seen != revision
+        {
+            agent.retry = None;
+            agent.wants_plan = true;
+        }
+    }
+}
+
+/// Starts a batch for the units that want a plan, in entity order, up to the
+/// per-tick budget.
+pub(crate) fn dispatch(
+    world: Res<NavWorld>,
+    settings: Res<NavSettings>,
+    reservations: Res<Reservations>,
+    mut in_flight: ResMut<InFlight>,
+    mut agents: Query<(Entity, &mut NavAgent, &MoveOrder, &mut AgentState)>,
+) {
+    if in_flight.is_busy() {
+        return;
+    }
+    let start_tick = world.tick + settings.latency_ticks.max(1);
+    let mut wanting: Vec<Entity> = agents
+        .iter()
+        .filter(|(_, a, _, _)| a.wants_plan && !a.in_flight)
+        .map(|(e, ..)| e)
+        .collect();
+    if wanting.is_empty() {
+        return;
+    }
+    wanting.sort_unstable();
+    wanting.truncate(settings.budget_per_tick.max(1));
+    let mut requests = Vec::with_capacity(wanting.len());
+    for entity in wanting {
+        let Ok((_, mut agent, order, mut state)) = agents.get_mut(entity) else {
+            continue;
+        };
+        let Some(old) = reservations.units.get(&entity) else {
+            continue;
+        };
+        agent.wants_plan = false;
+        agent.in_flight = true;
+        if *state != AgentState::Moving {
+            *state = AgentState::Planning;
+        }
+        requests.push(Request {
+            entity,
+            generation: agent.order_generation,
+            start: old.cell_at(start_tick),
+            goal: order.goal,
+            old: old.clone(),
+        });
+    }
+    let snapshot = world.grid.clone();
+    let (planner, heuristic) = (settings.planner, settings.heuristic);
+    let (sender, answers) = unbounded();
+    let task = AsyncComputeTaskPool::get().spawn(async move {
+        plan_batch(snapshot, requests, start_tick, planner, heuristic, |a| {
+            let _ = sender.send(a);
+        });
+    });
+    in_flight.batch = Some(Batch {
+        start_tick,
+        task,
+        answers,
+    });
+}
+
+/// Plans `requests` in order on `grid`, each seeing the plans before it.
+fn plan_batch(
+    mut grid: NavGrid,
+    requests: Vec<Request>,
+    start_tick: Tick,
+    planner: PlannerKind,
+    heuristic: Heuristic,
+    mut send: impl FnMut(Answer),
+) {
+    let mut planner = planner.build(heuristic);
+    for req in requests {
+        req.old.remove(&mut grid);
+        let query = PathQuery::new(req.start, req.goal)
+            .starting_at(start_tick)
+            .with_policy(GoalPolicy::Stay);
+        let result = planner.plan(&grid, &query).map(|plan| plan.cells());
+        match &result {
+            Ok(cells) => Reserved::Path {
+                start: start_tick,
+                cells: cells.clone(),
+            }
+            .apply(&mut grid),
+            Err(_) => req.old.apply(&mut grid),
+        }
+        send(Answer {
+            entity: req.entity,
+            generation: req.generation,
+            result,
+        });
+    }
+}
+
+/// Applies the batch due at this tick: re-validates each plan against the
+/// world as it is now and commits it, or puts the unit back in the queue.
+#[allow(clippy::too_many_arguments)] // one system touching everything it commits
+pub(crate) fn receive(
+    mut commands: Commands,
+    mut world: ResMut<NavWorld>,
+    settings: Res<NavSettings>,
+    mut reservations: ResMut<Reservations>,
+    mut in_flight: ResMut<InFlight>,
+    mut agents: Query<(&mut NavAgent, &mut AgentState)>,
+    mut found: MessageWriter<PathFound>,
+    mut failed: MessageWriter<PathFailed>,
+) {
+    let due = in_flight
+        .batch
+        .as_ref()
+        .is_some_and(|b| b.start_tick <= world.tick);
+    if !due {
+        return;
+    }
+    let batch = in_flight.batch.take().expect("checked above");
+    // Determinism: the batch is applied at its tick however late the task is.
+    block_on(batch.task);
+    let now = world.tick;
+    let revision = world.grid.walls().revision();
+    for answer in batch.answers.try_iter() {
+        let Ok((mut agent, mut state)) = agents.get_mut(answer.entity) else {
+            continue; // despawned while planning
+        };
+        agent.in_flight = false;
+        if agent.order_generation != answer.generation {
+            continue; // re-ordered while planning: the newer order is queued
+        }
+        let Some(old) = reservations.units.get(&answer.entity).cloned() else {
+            continue;
+        };
+        match answer.result {
+            Ok(cells) => {
+                old.remove(&mut world.grid);
+                let goal = cells[cells.len() - 1];
+                let query = PathQuery::new(cells[0], goal)
+                    .starting_at(batch.start_tick)
+                    .with_policy(GoalPolicy::Stay);
+                let cost = cells.len() as u32 - 1;
+                if batch.start_tick != now
+                    || validate_path(&world.grid, &query, &cells, cost).is_err()
+                {
+                    old.apply(&mut world.grid);
+                    agent.wants_plan = true;
+                    continue;
+                }
+                let path = Reserved::Path {
+                    start: batch.start_tick,
+                    cells: cells.clone(),
+                };
+                path.apply(&mut world.grid);
+                reservations.units.insert(answer.entity, path);
+                let temporal = TemporalPath {
+                    start_tick: batch.start_tick,
+                    cells,
+                };
+                found.write(PathFound {
+                    entity: answer.entity,
+                    arrival_tick: temporal.arrival_tick(),
+                });
+                *state = AgentState::Moving;
+                commands.entity(answer.entity).insert(temporal);
+            }
+            Err(reason) => {
+                *state = AgentState::NoPath;
+                agent.retry = Some((now + settings.retry_ticks, revision));
+                failed.write(PathFailed {
+                    entity: answer.entity,
+                    reason,
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The Bevy plugin: mirrors walls and reservations into a [`NavGrid`]
+//! (crate::grid::NavGrid), plans units' orders with JPST in background
+//! tasks, and drives units along their temporal paths.
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use bevy_jpst::prelude::*;
+//! use bevy_jpst::plugin::*;
+//!
+//! App::new()
+//!     .add_plugins((MinimalPlugins, JpstPlugin::default()))
+//!     .insert_resource(NavWorld::new(StaticGrid::open(64, 64).unwrap()))
+//!     .add_systems(Startup, |mut commands: Commands| {
+//!         commands.spawn((NavAgent::at(Cell::new(1, 1)), MoveOrder { goal: Cell::new(60, 40) }));
+//!     })
+//!     .run();
+//! ```
+
+mod components;
+mod dispatch;
+mod drive;
+mod messages;
+mod reservations;
+mod sync;
+#[cfg(feature = "tilemap")]
+mod tilemap;
+mod world;
+
+use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
+use bevy::prelude::*;
+
+pub use components::{
+    AgentState, GridPos, MoveOrder, MovingHazard, NavAgent, NavBlocker, ScheduledBlock,
+    TemporalPath,
+};
+pub use messages::{Arrived, PathFailed, PathFound};
+#[cfg(feature = "tilemap")]
+pub use tilemap::NavTilemap;
+pub use world::{NavLayout, NavSettings, NavWorld};
+
+use crate::grid::Tick;
+use crate::search::{Heuristic, PlannerKind};
+
+/// The plugin's stages, chained in this order in the nav schedule (default
+/// `FixedUpdate`), except [`Present`](JpstSystems::Present), which runs in
+/// `Update`. Order your systems against them:
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JpstSystems {
+    /// Walls, scheduled blocks and hazards are copied into the grid. Change
+    /// blockers and [`ScheduledBlock`]s before it to have them seen this tick.
+    SyncGrid,
+    /// Units appearing or disappearing reserve or free their cells; the past
+    /// is pruned now and then. Spawn and despawn units before it.
+    SyncReservations,
+    /// The batch due this tick is applied: paths committed
+    /// ([`TemporalPath`], [`PathFound`]) or failures reported
+    /// ([`PathFailed`]). Runs before dispatch so a finished batch frees the
+    /// planner for the next one in the same tick.
+    Receive,
+    /// Units with new [`MoveOrder`]s (or broken paths) are sent to the
+    /// background planner. Insert orders before it.
+    Dispatch,
+    /// The nav clock advances and units step to their cell for the new tick
+    /// ([`Arrived`] when they reach their goal). Read positions after it.
+    Drive,
+    /// In `Update`: unit transforms are interpolated between cells.
+    Present,
+}
+
+/// Time-optimal, collision-free movement for grid units. See the module
+/// documentation for an example.
+pub struct JpstPlugin {
+    schedule: InternedScheduleLabel,
+    settings: NavSettings,
+}
+
+impl Default for JpstPlugin {
+    fn default() -> Self {
+        Self::new(FixedUpdate)
+    }
+}
+
+impl JpstPlugin {
+    /// Runs the nav tick in `schedule` (usually a fixed-step one).
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        Self {
+            schedule: schedule.intern(),
+            settings: NavSettings::default(),
+        }
+    }
+
+    /// Plans at most `queries` orders per nav tick (default 256).
+    pub fn with_budget(mut self, queries: usize) -> Self {
+        self.settings.budget_per_tick = queries.max(1);
+        self
+    }
+
+    /// Lets background planning take `ticks` nav ticks (default 1): plans
+    /// start that many ticks after the order is dispatched.
+    pub fn with_latency(mut self, ticks: Tick) -> Self {
+        self.settings.latency_ticks = ticks.max(1);
+        self
+    }
+
+    /// Waits `ticks` nav ticks before a unit without a path retries (it
+    /// retries only if the walls changed meanwhile; default 16).
+    pub fn with_patience(mut self, ticks: Tick) -> Self {
+        self.settings.retry_ticks = ticks;
+        self
+    }
+
+    /// Plans with `planner` (default JPST) and `heuristic` (default
+    /// Manhattan).
+    pub fn with_planner(mut self, planner: PlannerKind, heuristic: Heuristic) -> Self {
+        self.settings.planner = planner;
+        self.settings.heuristic = heuristic;
+        self
+    }
+}
+
+impl Plugin for JpstPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(self.settings)
+            .init_resource::<reservations::Reservations>()
+            .init_resource::<sync::BlockerIndex>()
+            .init_resource::<dispatch::InFlight>()
+            .init_resource::<NavLayout>()
+            .add_message::<PathFound>()
+            .add_message::<PathFailed>()
+            .add_message::<Arrived>();
+        app.configure_sets(
+            self.schedule,
+            (
+                JpstSystems::SyncGrid,
+                JpstSystems::SyncReservations,
+                JpstSystems::Receive,
+                JpstSystems::Dispatch,
+                JpstSystems::Drive,
+            )
+                .chain()
+                .run_if(resource_exists::<NavWorld>),
+        );
+        app.configure_sets(
+            Update,
+            JpstSystems::Present.run_if(resource_exists::<NavWorld>),
+        );
+        #[cfg(feature = "tilemap")]
+        app.add_systems(
+            self.schedule,
+            (tilemap::mirror_tilemap, tilemap::tile_positions)
+                .chain()
+                .before(JpstSystems::SyncGrid),
+        );
+        app.add_systems(
+            self.schedule,
+            (
+                (sync::sync_blockers, sync::sync_temporal_obstacles)
+                    .chain()
+                    .in_set(JpstSystems::SyncGrid),
+                (sync::sync_agents, sync::compact)
+                    .chain()
+                    .in_set(JpstSystems::SyncReservations),
+                dispatch::receive.in_set(JpstSystems::Receive),
+                (
+                    dispatch::take_orders,
+                    dispatch::retry_failed,
+                    dispatch::dispatch,
+                )
+                    .chain()
+                    .in_set(JpstSystems::Dispatch),
+                drive::drive.in_set(JpstSystems::Drive),
+            ),
+        );
+        app.add_systems(Update, drive::present.in_set(JpstSystems::Present));
+    }
+}

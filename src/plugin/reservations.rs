@@ -1,0 +1,135 @@
+//! What each unit, scheduled block and hazard has written into the grid,
+//! so it can be taken out again exactly.
+
+use bevy::platform::collections::HashMap;
+use bevy::prelude::*;
+
+use crate::grid::{Cell, NavGrid, ObstacleEnd, TemporalMap, Tick};
+
+use super::components::{MovingHazard, ScheduledBlock};
+
+/// One unit's reservation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Reserved {
+    /// Standing on `cell` from tick `from` on, for ever.
+    Idle {
+        /// The cell.
+        cell: Cell,
+        /// First reserved tick.
+        from: Tick,
+    },
+    /// On `cells[k]` at tick `start + k`, then on the last cell for ever.
+    Path {
+        /// Tick of `cells[0]`.
+        start: Tick,
+        /// One cell per tick.
+        cells: Vec<Cell>,
+    },
+}
+
+impl Reserved {
+    /// Writes the reservation into `grid` (cells off the map are ignored).
+    pub(crate) fn apply(&self, grid: &mut NavGrid) {
+        let _ = match self {
+            Reserved::Idle { cell, from } => grid.add_block(*cell, *from, None),
+            Reserved::Path { start, cells } => grid.add_obstacle(*start, cells, ObstacleEnd::Park),
+        };
+    }
+
+    /// Takes the reservation out of `grid` again.
+    pub(crate) fn remove(&self, grid: &mut NavGrid) {
+        let _ = match self {
+            Reserved::Idle { cell, from } => grid.remove_block(*cell, *from, None),
+            Reserved::Path { start, cells } => {
+                grid.remove_obstacle(*start, cells, ObstacleEnd::Park)
+            }
+        };
+    }
+
+    /// The unit's cell at `tick`.
+    pub(crate) fn cell_at(&self, tick: Tick) -> Cell {
+        match self {
+            Reserved::Idle { cell, .. } => *cell,
+            Reserved::Path { start, cells } => {
+                let i = tick.saturating_sub(*start) as usize;
+                cells[i.min(cells.len() - 1)]
+            }
+        }
+    }
+
+    /// The same reservation without the ticks before `now`.
+    pub(crate) fn trimmed_to(&self, now: Tick) -> Reserved {
+        match self {
+            Reserved::Path { start, cells } if now > *start => {
+                let k = (now - start) as usize;
+                if k + 1 >= cells.len() {
+                    Reserved::Idle {
+                        cell: cells[cells.len() - 1],
+                        from: now,
+                    }
+                } else {
+                    Reserved::Path {
+                        start: now,
+                        cells: cells[k..].to_vec(),
+                    }
+                }
+            }
+            Reserved::Idle { cell, from } if now > *from => Reserved::Idle {
+                cell: *cell,
+                from: now,
+            },
+            other => other.clone(),
+        }
+    }
+
+    /// True if the reservation holds `cell` at some tick in `from..=to`.
+    pub(crate) fn touches(&self, cell: Cell, from: Tick, to: Tick) -> bool {
+        match self {
+            Reserved::Idle { cell: c, from: f } => *c == cell && to >= *f,
+            Reserved::Path { start, cells } => {
+                let last = start + cells.len() as Tick - 1;
+                cells.iter().enumerate().any(|(k, c)| {
+                    let t = start + k as Tick;
+                    *c == cell && t >= from && t <= to
+                }) || (cells[cells.len() - 1] == cell && to >= last)
+            }
+        }
+    }
+}
+
+/// Everything the plugin wrote into [`NavWorld`](super::NavWorld)'s grid on
+/// behalf of entities.
+#[derive(Resource, Default, Debug)]
+pub(crate) struct Reservations {
+    /// Per unit.
+    pub units: HashMap<Entity, Reserved>,
+    /// Scheduled blocks, per entity.
+    pub blocks: HashMap<Entity, ScheduledBlock>,
+    /// Moving hazards, per entity.
+    pub hazards: HashMap<Entity, MovingHazard>,
+}
+
+impl Reservations {
+    /// Rebuilds the grid's temporal obstacles from scratch, dropping every
+    /// tick before `now`, so memory does not grow with time.
+    pub(crate) fn rebuild(&mut self, grid: &mut NavGrid, now: Tick) {
+        let (w, h) = (grid.width(), grid.height());
+        *grid.obstacles_mut() = TemporalMap::new(w, h);
+        for block in self.blocks.values() {
+            if block.to.is_none_or(|to| to > now) {
+                let _ = grid.add_block(block.cell, block.from.max(now), block.to);
+            }
+        }
+        for hazard in self.hazards.values() {
+            let gone = hazard.end == ObstacleEnd::Vanish
+                && hazard.t0 as u64 + hazard.cells.len() as u64 <= now as u64;
+            if !gone {
+                let _ = grid.add_obstacle(hazard.t0, &hazard.cells, hazard.end);
+            }
+        }
+        for reserved in self.units.values_mut() {
+            *reserved = reserved.trimmed_to(now);
+            reserved.apply(grid);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! The navigation world the plugin keeps: grid, clock, layout, settings.
+
+use bevy::prelude::*;
+
+use crate::grid::{Cell, NavGrid, StaticGrid, Tick};
+use crate::search::{Heuristic, PlannerKind};
+
+/// The grid every unit plans on, and the nav clock.
+///
+/// Insert it yourself (`NavWorld::new(StaticGrid::open(w, h)?)`) or let the
+/// tilemap mirroring create it from a map marked with
+/// [`NavTilemap`](super::NavTilemap). The clock advances by one per run of the
+/// nav schedule (default `FixedUpdate`).
+#[derive(Resource, Clone, Debug)]
+pub struct NavWorld {
+    /// Walls and every reservation, block and hazard, in nav ticks.
+    pub grid: NavGrid,
+    /// The current nav tick: units stand on their cell for this tick.
+    pub tick: Tick,
+}
+
+impl NavWorld {
+    /// A world with these walls at nav tick 0.
+    pub fn new(walls: StaticGrid) -> Self {
+        Self {
+            grid: NavGrid::new(walls),
+            tick: 0,
+        }
+    }
+}
+
+/// How cells map to world space: the centre of cell `(0, 0)` and the size of
+/// one cell. Filled from the mirrored tilemap's transform, grid size and
+/// anchor, or set by hand.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct NavLayout {
+    /// World position of the centre of cell `(0, 0)`.
+    pub origin: Vec2,
+    /// World size of one cell.
+    pub cell_size: Vec2,
+}
+
+impl Default for NavLayout {
+    fn default() -> Self {
+        Self {
+            origin: Vec2::ZERO,
+            cell_size: Vec2::ONE,
+        }
+    }
+}
+
+impl NavLayout {
+    /// The world position of the centre of `cell`.
+    pub fn cell_to_world(&self, cell: Cell) -> Vec2 {
+        self.origin + Vec2::new(cell.x as f32, cell.y as f32) * self.cell_size
+    }
+
+    /// The cell under world position `pos`, if it is not left of or below
+    /// cell `(0, 0)` (the map's size is not checked).
+    pub fn world_to_cell(&self, pos: Vec2) -> Option<Cell> {
+        let local = ((pos - self.origin) / self.cell_size + Vec2::splat(0.5)).floor();
+        (local.x >= 0.0 && local.y >= 0.0 && local.x < u32::MAX as f32 && local.y < u32::MAX as f32)
+            .then(|| Cell::new(local.x as u32, local.y as u32))
+    }
+}
+
+/// Tuning of the plugin, set through [`JpstPlugin`](super::JpstPlugin)'s
+/// builder.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NavSettings {
+    /// Most queries planned per nav tick.
+    pub budget_per_tick: usize,
+    /// Nav ticks between dispatching a batch and applying its plans; plans
+    /// start that many ticks later, so background tasks have that long.
+    pub latency_ticks: Tick,
+    /// Nav ticks a unit without a path waits before retrying (when the walls
+    /// changed meanwhile).
+    pub retry_ticks: Tick,
+    /// Nav ticks between rebuilds of the reservation table that drop what is
+    /// in the past.
+    pub compact_every: Tick,
+    /// The planner.
+    pub planner: PlannerKind,
+    /// The planner's heuristic.
+    pub heuristic: Heuristic,
+}
+
+impl Default for NavSettings {
+    fn default() -> Self {
+        Self {
+            budget_per_tick: 256,
+            latency_ticks: 1,
+            retry_ticks: 16,
+            compact_every: 64,
+            planner: PlannerKind::Jpst,
+            heuristic: Heuristic::Manhattan,
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! ECS integration tests of the plugin on a headless app.
+
+mod plugin_common;
+
+use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
+use bevy::prelude::*;
+use bevy_jpst::grid::{Cell, StaticGrid};
+use bevy_jpst::plugin::*;
+use plugin_common::*;
+
+fn open(w: u32, h: u32) -> StaticGrid {
+    StaticGrid::open(w, h).unwrap()
+}
+
+fn grid(rows: &[&str]) -> StaticGrid {
+    let h = rows.len() as u32;
+    StaticGrid::from_fn(rows[0].len() as u32, h, |c| {
+        rows[c.y as usize].as_bytes()[c.x as usize] == b'.'
+    })
+    .unwrap()
+}
+
+fn run_until(app: &mut App, ticks: u32, mut done: impl FnMut(&mut App) -> bool) -> usize {
+    let mut hits = 0;
+    let mut before = positions(app);
+    for _ in 0..ticks {
+        tick(app);
+        let after = positions(app);
+        hits += collisions(&before, &after);
+        before = after;
+        if done(app) {
+            break;
+        }
+    }
+    hits
+}
+
+#[test]
+fn a_unit_arrives_in_exactly_the_optimal_number_of_ticks() {
+    let mut app = test_app(open(12, 8));
+    let unit = app
+        .world_mut()
+        .spawn((
+            NavAgent::at(Cell::new(0, 0)),
+            MoveOrder {
+                goal: Cell::new(7, 3),
+            },
+        ))
+        .id();
+    let ordered_at = nav_tick(&app);
+    run_until(&mut app, 40, |app| state(app, unit) == AgentState::Arrived);
+    assert_eq!(state(&app, unit), AgentState::Arrived);
+    let path = app.world().get::<TemporalPath>(unit).unwrap().clone();
+    // Latency 1: the plan starts one tick after the order, then 10 moves.
+    assert_eq!(path.start_tick, ordered_at + 1);
+    assert_eq!(path.cells.len(), 11);
+    assert_eq!(nav_tick(&app), path.arrival_tick());
+    assert_eq!(
+        app.world().get::<NavAgent>(unit).unwrap().cell,
+        Cell::new(7, 3)
+    );
+}
+
+#[test]
+fn two_units_cross_in_a_corridor_without_touching() {
+    // A one-wide corridor with a pocket at each end; each unit heads for the
+    // pocket at the far end, so whoever is planned first, the other waits.
+    let walls = grid(&["@@@@@@@@@@", "..........", "@.@@@@@@.@"]);
+    let mut app = test_app(walls);
+    let a = app
+        .world_mut()
+        .spawn((
+            NavAgent::at(Cell::new(0, 1)),
+            MoveOrder {
+                goal: Cell::new(8, 2),
+            },
+        ))
+        .id();
+    let b = app
+        .world_mut()
+        .spawn((
+            NavAgent::at(Cell::new(9, 1)),
+            MoveOrder {
+                goal: Cell::new(1, 2),
+            },
+        ))
+        .id();
+    let hits = run_until(&mut app, 60, |app| {
+        state(app, a) == AgentState::Arrived && state(app, b) == AgentState::Arrived
+    });
+    assert_eq!(hits, 0);
+    assert_eq!(state(&app, a), AgentState::Arrived);
+    assert_eq!(state(&app, b), AgentState::Arrived);
+}
+
+#[test]
+fn a_door_closing_on_a_committed_path_triggers_a_replan() {
+    let mut app = test_app(open(12, 5));
+    let unit = app
+        .world_mut()
+        .spawn((
+            NavAgent::at(Cell::new(0, 2)),
+            MoveOrder {
+                goal: Cell::new(11, 2),
+            },
+        ))
+        .id();
+    tick(&mut app);
+    tick(&mut app);
+    let first = app.world().get::<TemporalPath>(unit).unwrap().clone();
+    assert!(first.cells.contains(&Cell::new(8, 2)));
+    // Close a door on the straight line for a while.
+    let now = nav_tick(&app);
+    app.world_mut().spawn(ScheduledBlock {
+        cell: Cell::new(8, 2),
+        from: now,
+        to: Some(now + 30),
+    });
+    let mut stood_in_door = false;
+    run_until(&mut app, 60, |app| {
+        let t = nav_tick(app);
+        let cell = app.world().get::<NavAgent>(unit).unwrap().cell;
+        stood_in_door |= cell == Cell::new(8, 2) && t >= now && t < now + 30;
+        state(app, unit) == AgentState::Arrived
+    });
+    assert!(!stood_in_door);
+    let second = app.world().get::<TemporalPath>(unit).unwrap().clone();
+    assert_ne!(first, second, "the unit was replanned");
+    assert_eq!(state(&app, unit), AgentState::Arrived);
+}
+
+#[test]
+fn a_unit_waits_for_a_hazard_to_pass() {
+    // A corridor crossed by a hazard moving down column 5.
+    let walls = grid(&["@@@@@.@@@@", "..........", "@@@@@.@@@@"]);
+    let mut app = test_app(walls);
+    let hazard: Vec<Cell> = vec![
+        Cell::new(5, 0),
+        Cell::new(5, 1),
+        Cell::new(5, 1),
+        Cell::new(5, 1),
+        Cell::new(5, 1),
+        Cell::new(5, 1),
+        Cell::new(5, 2),
+    ];
+    app.world_mut().spawn(MovingHazard {
+        t0: 2,
+        cells: hazard.clone(),
+        end: bevy_jpst::grid::ObstacleEnd::Vanish,
+    });
+    tick(&mut app);
+    let unit = app
+        .world_mut()
+        .spawn((
+            NavAgent::at(Cell::new(0, 1)),
+            MoveOrder {
+                goal: Cell::new(9, 1),
+            },
+        ))
+        .id();
+    let mut hit = false;
+    run_until(&mut app, 60, |app| {
+        let t = nav_tick(app);
+        let cell = app.world().get::<NavAgent>(unit).unwrap().cell;
+        if t >= 2 && ((t - 2) as usize) < hazard.len() && hazard[(t - 2) as usize] == cell {
+            hit = true;
+        }
+        state(app, unit) == AgentState::Arrived
+    });
+    assert!(!hit, "the unit stood on the hazard");
+    assert_eq!(state(&app, unit), AgentState::Arrived);
+    let path = app.world().get::<TemporalPath>(unit).unwrap();
+    assert!(path.cells.len() > 10, "it had to wait: {path:?}");
+}
+
+#[test]
+fn despawning_a_unit_while_it_plans_is_clean() {
+    let mut app = test_app(open(10, 10));
+    let unit = app
+        .world_mut()
+        .spawn((
+            NavAgent::at(Cell::new(1, 1)),
+            MoveOrder {
+                goal: Cell::new(8, 8),
+            },
+        ))
+        .id();
+    tick(&mut app); // dispatched
+    app.world_mut().despawn(unit);
+    for _ in 0..5 {
+        tick(&mut app);
+    }
+    let world = app.world().resource::<NavWorld>();
+    let t = world.tick;
+    assert!(world.grid.is_free(Cell::new(1, 1), t + 1));
+    assert!(world.grid.is_free(Cell::new(8, 8), t + 100));
+}
+
+#[test]
+fn a_unit_reordered_while_planning_follows_only_its_latest_order() {
+    let mut app = test_app(open(10, 10));
+    let unit = app
+        .world_mut()
+        .spawn((
+            NavAgent::at(Cell::new(1, 1)),
+            MoveOrder {
+                goal: Cell::new(8, 8),
+            },
+        ))
+        .id();
+    tick(&mut app);
+    app.world_mut().entity_mut(unit).insert(MoveOrder {
+        goal: Cell::new(1, 8),
+    });
+    run_until(&mut app, 40, |app| state(app, unit) == AgentState::Arrived);
+    assert_eq!(
+        app.world().get::<NavAgent>(unit).unwrap().cell,
+        Cell::new(1, 8)
+    );
+}
+
+#[test]
+fn an_unreachable_goal_reports_no_path() {
+    let walls = grid(&[".....@...", ".....@...", ".....@..."]);
+    let mut app = test_app(walls);
+    let unit = app
+        .world_mut()
+        .spawn((
+            NavAgent::at(Cell::new(0, 0)),
+            MoveOrder {
+                goal: Cell::new(8, 2),
+            },
+        ))
+        .id();
+    app.init_resource::<Failures>()
+        .add_systems(FixedUpdate, count_failures.after(JpstSystems::Drive));
+    for _ in 0..4 {
+        tick(&mut app);
+    }
+    assert_eq!(state(&app, unit), AgentState::NoPath);
+    assert_eq!(app.world().resource::<Failures>().0, 1);
+    // Opening the wall lets it retry and arrive.
+    app.world_mut()
+        .resource_mut::<NavWorld>()
+        .grid
+        .walls_mut()
+        .set_passable(Cell::new(5, 1), true)
+        .unwrap();
+    run_until(&mut app, 80, |app| state(app, unit) == AgentState::Arrived);
+    assert_eq!(state(&app, unit), AgentState::Arrived);
+}
+
+#[derive(Resource, Default)]
+struct Failures(usize);
+
+fn count_failures(mut failed: MessageReader<PathFailed>, mut count: ResMut<Failures>) {
+    count.0 += failed.read().count();
+}
+
+#[test]
+fn blockers_update_the_grid() {
+    let mut app = test_app(open(6, 6));
+    let wall = app
+        .world_mut()
+        .spawn((NavBlocker, GridPos(Cell::new(3, 3))))
+        .id();
+    tick(&mut app);
+    assert!(
+        !app.world()
+            .resource::<NavWorld>()
+            .grid
+            .walls()
+            .is_passable(Cell::new(3, 3))
+    );
+    app.world_mut()
+        .entity_mut(wall)
+        .insert(GridPos(Cell::new(4, 4)));
+    tick(&mut app);
+    let walls = app.world().resource::<NavWorld>().grid.walls().clone();
+    assert!(walls.is_passable(Cell::new(3, 3)));
+    assert!(!walls.is_passable(Cell::new(4, 4)));
+    app.world_mut().despawn(wall);
+    tick(&mut app);
+    assert!(
+        app.world()
+            .resource::<NavWorld>()
+            .grid
+            .walls()
+            .is_passable(Cell::new(4, 4))
+    );
+}
+
+#[cfg(feature = "tilemap")]
+#[test]
+fn tilemap_tiles_update_the_grid() {
+    use bevy_ecs_tilemap::prelude::*;
+    let mut app = test_app(open(1, 1));
+    let map = app
+        .world_mut()
+        .spawn((
+            NavTilemap,
+            TilemapSize { x: 8, y: 5 },
+            TilemapGridSize { x: 16.0, y: 16.0 },
+            Transform::default(),
+        ))
+        .id();
+    let tile = app
+        .world_mut()
+        .spawn((TilePos { x: 2, y: 3 }, TilemapId(map), NavBlocker))
+        .id();
+    tick(&mut app);
+    tick(&mut app);
+    {
+        let world = app.world().resource::<NavWorld>();
+        assert_eq!((world.grid.width(), world.grid.height()), (8, 5));
+        assert!(!world.grid.walls().is_passable(Cell::new(2, 3)));
+        let layout = app.world().resource::<NavLayout>();
+        assert_eq!(layout.cell_size, Vec2::new(16.0, 16.0));
+        assert_eq!(
+            layout.world_to_cell(layout.cell_to_world(Cell::new(5, 4))),
+            Some(Cell::new(5, 4))
+        );
+    }
+    app.world_mut().entity_mut(tile).remove::<NavBlocker>();
+    tick(&mut app);
+    assert!(
+        app.world()
+            .resource::<NavWorld>()
+            .grid
+            .walls()
+            .is_passable(Cell::new(2, 3))
+    );
+}
+
+#[test]
+fn a_crowd_never_collides() {
+    let walls = StaticGrid::from_fn(32, 32, |c| !(c.x % 8 == 4 && c.y % 6 != 0)).unwrap();
+    let mut app = test_app(walls.clone());
+    let mut units = Vec::new();
+    let free: Vec<Cell> = (0..32)
+        .flat_map(|y| (0..32).map(move |x| Cell::new(x, y)))
+        .filter(|c| walls.is_passable(*c))
+        .collect();
+    let mut seed = 12345u64;
+    let mut next = move |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    for i in 0..40 {
+        let cell = free[i * 17 % free.len()];
+        let goal = free[next(free.len())];
+        units.push(
+            app.world_mut()
+                .spawn((NavAgent::at(cell), MoveOrder { goal }))
+                .id(),
+        );
+    }
+    let mut before = positions(&mut app);
+    let mut hits = 0;
+    for t in 0..300 {
+        if t % 7 == 0 {
+            let u = units[next(units.len())];
+            let goal = free[next(free.len())];
+            app.world_mut().entity_mut(u).insert(MoveOrder { goal });
+        }
+        tick(&mut app);
+        let after = positions(&mut app);
+        hits += collisions(&before, &after);
+        before = after;
+    }
+    assert_eq!(hits, 0);
+    let arrived = units
+        .iter()
+        .filter(|u| {
+            matches!(
+                state(&app, **u),
+                AgentState::Arrived
+                    | AgentState::Moving
+                    | AgentState::NoPath
+                    | AgentState::Planning
+            )
+        })
+        .count();
+    assert_eq!(arrived, units.len());
+}
+
+#[test]
+fn the_nav_schedule_has_no_ambiguities() {
+    let mut app = test_app(open(4, 4));
+    app.edit_schedule(FixedUpdate, |s| {
+        s.set_build_settings(ScheduleBuildSettings {
+            ambiguity_detection: LogLevel::Error,
+            ..default()
+        });
+    });
+    app.edit_schedule(Update, |s| {
+        s.set_build_settings(ScheduleBuildSettings {
+            ambiguity_detection: LogLevel::Error,
+            ..default()
+        });
+    });
+    tick(&mut app);
+}
