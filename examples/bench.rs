@@ -1,64 +1,133 @@
 //! Side-by-side benchmark of JPST, SIPP and time-expanded A* on a MovingAI
-//! map with prioritised-planning obstacles.
+//! map with prioritised-planning obstacles. Two modes:
 //!
 //! ```text
 //! cargo run --release --example bench -- --map assets/maps/den520d/den520d.map \
 //!     --scen assets/maps/den520d/den520d-random-1.scen --obstacles 100 --queries 200
+//! cargo run --release --example bench -- --mode sequential \
+//!     --map assets/maps/Berlin_1_256/Berlin_1_256.map \
+//!     --scen assets/maps/Berlin_1_256/Berlin_1_256-even-1.scen --agents 1000 --park \
+//!     --out benchmarks/berlin-even-park
 //! ```
 //!
-//! The first `--obstacles` scenario agents are planned one by one with SIPP
-//! (before any timing); their paths become moving obstacles that vanish at
-//! their goals, or park there with `--park`. The next `--queries` rows are
-//! then answered by every planner in the same process, the costs are checked
-//! to be equal and every path is validated, and a table per planner reports
-//! total and median time, expansions and the speed ratio against SIPP.
+//! **Batch** (the default, `--mode batch`): the first `--obstacles` scenario
+//! agents are planned one by one with SIPP (before any timing); their paths
+//! become moving obstacles that vanish at their goals, or park there with
+//! `--park`. The next `--queries` rows are then answered by every planner in
+//! the same process, the costs are checked to be equal and every path is
+//! validated, and a table per planner reports total and median time,
+//! expansions and the speed ratio against SIPP.
+//!
+//! **Sequential** (`--mode sequential`), the prioritised-planning experiment
+//! of the JPST literature: agents `0..--agents` of the scenario are planned in
+//! order, each from its start at tick 0 (policy `Stay` with `--park`, else
+//! `Arrive`), by JPST and SIPP (and time-expanded A* with `--astar`) against
+//! the paths of all earlier agents; SIPP's path then becomes a moving obstacle
+//! for the agents after it. Costs must agree and every path must validate.
+//! The report groups the queries by how many agents were already planned and
+//! gives times, expansions and the JPST/SIPP speed-up per group; `--out
+//! PREFIX` also writes `PREFIX.md`, `PREFIX.csv` (one row per query) and
+//! `PREFIX.svg` (per-query speed-up chart).
+
+mod bench {
+    pub mod batch;
+    pub mod chart;
+    pub mod files;
+    pub mod record;
+    pub mod report;
+    pub mod sequential;
+}
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
-use bevy_jpst::grid::{NavGrid, ObstacleEnd};
-use bevy_jpst::io::{prioritised_obstacles, read_map, read_scen};
-use bevy_jpst::search::{
-    GoalPolicy, Heuristic, Jpst, PlanError, Planner, Query, Sipp, TimeExpandedAStar, validate_path,
-};
+use bevy_jpst::search::Heuristic;
 
-struct Args {
-    map: PathBuf,
-    scen: PathBuf,
-    obstacles: usize,
-    queries: usize,
-    park: bool,
-    heuristic: Heuristic,
-    astar_budget: u64,
-    jump_limit: Option<u32>,
+/// Which experiment to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Fixed obstacles, then timed queries (the original behaviour).
+    Batch,
+    /// Every agent is a timed query, then an obstacle for the next ones.
+    Sequential,
 }
 
-const USAGE: &str = "usage: bench --map <file.map> --scen <file.scen> [--obstacles N] [--queries M] \
-[--park] [--heuristic manhattan|perfect] [--astar-budget EXPANSIONS] [--jump-limit CELLS]";
+/// The command line.
+struct Args {
+    /// The experiment.
+    mode: Mode,
+    /// MovingAI `.map` file.
+    map: PathBuf,
+    /// MovingAI `.scen` file.
+    scen: PathBuf,
+    /// Batch: scenario agents planned as obstacles before timing.
+    obstacles: usize,
+    /// Batch: timed queries after the obstacle agents.
+    queries: usize,
+    /// Sequential: scenario agents planned one after another.
+    agents: usize,
+    /// Obstacles park at their goals (and queries use `Stay`).
+    park: bool,
+    /// The heuristic of every planner.
+    heuristic: Heuristic,
+    /// Expansion budget of time-expanded A*.
+    astar_budget: u64,
+    /// Optional JPST jump limit in cells.
+    jump_limit: Option<u32>,
+    /// Sequential: also run time-expanded A*.
+    astar: bool,
+    /// Sequential: prefix of the `.md`, `.csv` and `.svg` outputs.
+    out: Option<PathBuf>,
+}
+
+const USAGE: &str = "usage: bench [--mode batch] --map <file.map> --scen <file.scen> \
+[--obstacles N] [--queries M] [--park] [--heuristic manhattan|perfect] \
+[--astar-budget EXPANSIONS] [--jump-limit CELLS]
+       bench --mode sequential --map <file.map> --scen <file.scen> [--agents N] [--park] \
+[--heuristic manhattan|perfect] [--astar] [--astar-budget EXPANSIONS] [--jump-limit CELLS] \
+[--out PREFIX]";
+
+/// Flags that only one mode understands.
+const BATCH_ONLY: [&str; 2] = ["--obstacles", "--queries"];
+const SEQUENTIAL_ONLY: [&str; 3] = ["--agents", "--astar", "--out"];
 
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
+        mode: Mode::Batch,
         map: PathBuf::new(),
         scen: PathBuf::new(),
         obstacles: 100,
         queries: 200,
+        agents: 100,
         park: false,
         heuristic: Heuristic::Manhattan,
         astar_budget: 2_000_000,
         jump_limit: None,
+        astar: false,
+        out: None,
     };
+    let mut seen = Vec::new();
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
         match flag.as_str() {
+            "--mode" => {
+                args.mode = match value()?.as_str() {
+                    "batch" => Mode::Batch,
+                    "sequential" => Mode::Sequential,
+                    other => return Err(format!("unknown mode {other:?}")),
+                }
+            }
             "--map" => args.map = value()?.into(),
             "--scen" => args.scen = value()?.into(),
             "--obstacles" => args.obstacles = number(&value()?)?,
             "--queries" => args.queries = number(&value()?)?,
+            "--agents" => args.agents = number(&value()?)?,
             "--astar-budget" => args.astar_budget = number(&value()?)?,
             "--jump-limit" => args.jump_limit = Some(number(&value()?)?),
+            "--out" => args.out = Some(value()?.into()),
             "--park" => args.park = true,
+            "--astar" => args.astar = true,
             "--heuristic" => {
                 args.heuristic = match value()?.as_str() {
                     "manhattan" => Heuristic::Manhattan,
@@ -69,37 +138,27 @@ fn parse_args() -> Result<Args, String> {
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
+        seen.push(flag);
     }
     if args.map.as_os_str().is_empty() || args.scen.as_os_str().is_empty() {
         return Err("--map and --scen are required".into());
+    }
+    let foreign: &[&str] = match args.mode {
+        Mode::Batch => &SEQUENTIAL_ONLY,
+        Mode::Sequential => &BATCH_ONLY,
+    };
+    if let Some(flag) = seen.iter().find(|f| foreign.contains(&f.as_str())) {
+        let mode = match args.mode {
+            Mode::Batch => "batch",
+            Mode::Sequential => "sequential",
+        };
+        return Err(format!("{flag} does not apply to {mode} mode"));
     }
     Ok(args)
 }
 
 fn number<T: std::str::FromStr>(text: &str) -> Result<T, String> {
     text.parse().map_err(|_| format!("not a number: {text:?}"))
-}
-
-/// What one planner did on all queries.
-#[derive(Default)]
-struct Tally {
-    nanos: Vec<u64>,
-    expanded: u64,
-    generated: u64,
-    heuristic_micros: u64,
-    skipped: usize,
-}
-
-impl Tally {
-    fn total_ms(&self) -> f64 {
-        self.nanos.iter().sum::<u64>() as f64 / 1e6
-    }
-
-    fn median_us(&self) -> f64 {
-        let mut v = self.nanos.clone();
-        v.sort_unstable();
-        v.get(v.len() / 2).map_or(0.0, |n| *n as f64 / 1e3)
-    }
 }
 
 fn main() -> ExitCode {
@@ -113,146 +172,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(&args) {
+    let outcome = match args.mode {
+        Mode::Batch => bench::batch::run(&args),
+        Mode::Sequential => bench::sequential::run(&args),
+    };
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
     }
-}
-
-fn run(args: &Args) -> Result<(), String> {
-    let walls = read_map(&args.map).map_err(|e| e.to_string())?;
-    let scen = read_scen(&args.scen).map_err(|e| e.to_string())?;
-    let end = if args.park {
-        ObstacleEnd::Park
-    } else {
-        ObstacleEnd::Vanish
-    };
-    let policy = if args.park {
-        GoalPolicy::Stay
-    } else {
-        GoalPolicy::Arrive
-    };
-    let split = args.obstacles.min(scen.len());
-    let (agents, rest) = scen.split_at(split);
-    let built = Instant::now();
-    let workload = prioritised_obstacles(
-        &NavGrid::new(walls),
-        agents,
-        end,
-        &mut Sipp::new(args.heuristic),
-    );
-    let grid = workload.grid;
-    let queries: Vec<Query> = rest
-        .iter()
-        .take(args.queries)
-        .map(|r| Query::new(r.start, r.goal).with_policy(policy))
-        .collect();
-    println!(
-        "map {} | {} obstacle agents ({} skipped, {}), {} temporal cells, built in {:.0} ms | {} queries, policy {:?}, heuristic {:?}",
-        args.map.display(),
-        workload.obstacles.len(),
-        workload.skipped,
-        if args.park { "parked" } else { "vanishing" },
-        grid.obstacles().touched_cells(),
-        built.elapsed().as_secs_f64() * 1e3,
-        queries.len(),
-        policy,
-        args.heuristic,
-    );
-
-    let mut jpst = Jpst::new(args.heuristic);
-    if let Some(limit) = args.jump_limit {
-        jpst = jpst.with_jump_limit(limit);
-    }
-    let mut planners: Vec<Box<dyn Planner>> = vec![
-        Box::new(jpst),
-        Box::new(Sipp::new(args.heuristic)),
-        Box::new(TimeExpandedAStar::new(args.heuristic)),
-    ];
-    let mut tallies: Vec<Tally> = planners.iter().map(|_| Tally::default()).collect();
-    let mut mismatches = 0;
-    for (i, q) in queries.iter().enumerate() {
-        let mut costs: Vec<Option<Result<u32, PlanError>>> = Vec::new();
-        for (k, planner) in planners.iter_mut().enumerate() {
-            let mut query = *q;
-            let is_astar = k == 2;
-            if is_astar {
-                query.budget = Some(args.astar_budget);
-            }
-            let started = Instant::now();
-            let answer = planner.plan(&grid, &query);
-            let nanos = started.elapsed().as_nanos() as u64;
-            let stats = planner.last_stats();
-            if is_astar && matches!(answer, Err(PlanError::BudgetExhausted { .. })) {
-                tallies[k].skipped += 1;
-                costs.push(None);
-                continue;
-            }
-            let t = &mut tallies[k];
-            t.nanos
-                .push(nanos.saturating_sub(stats.heuristic_micros * 1000));
-            t.heuristic_micros += stats.heuristic_micros;
-            t.expanded += stats.expanded;
-            t.generated += stats.generated;
-            if let Ok(plan) = &answer
-                && let Err(v) = validate_path(&grid, q, &plan.cells(), plan.cost())
-            {
-                return Err(format!(
-                    "{} returned an invalid path for query {i}: {v:?}",
-                    planner.name()
-                ));
-            }
-            costs.push(Some(answer.map(|p| p.cost())));
-        }
-        let reference = costs[1].clone();
-        for (k, c) in costs.iter().enumerate() {
-            if let Some(c) = c
-                && Some(c) != reference.as_ref()
-            {
-                mismatches += 1;
-                eprintln!(
-                    "MISMATCH query {i}: {} says {c:?}, sipp says {reference:?}",
-                    planners[k].name()
-                );
-            }
-        }
-    }
-
-    let sipp_total = tallies[1].total_ms();
-    println!();
-    println!(
-        "| planner | queries | total ms | median us | expanded | generated | heuristic ms | JPST/SIPP speed-up |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
-    for (planner, t) in planners.iter().zip(&tallies) {
-        let speedup = if planner.name() == "jpst" {
-            format!("{:.2}x", sipp_total / t.total_ms().max(1e-9))
-        } else {
-            String::new()
-        };
-        let mut name = planner.name().to_string();
-        if t.skipped > 0 {
-            name.push_str(&format!(
-                " ({} skipped: > {} expansions)",
-                t.skipped, args.astar_budget
-            ));
-        }
-        println!(
-            "| {name} | {} | {:.2} | {:.1} | {} | {} | {:.1} | {speedup} |",
-            t.nanos.len(),
-            t.total_ms(),
-            t.median_us(),
-            t.expanded,
-            t.generated,
-            t.heuristic_micros as f64 / 1e3,
-        );
-    }
-    if mismatches > 0 {
-        return Err(format!("{mismatches} cost mismatches"));
-    }
-    println!("\nall costs equal");
-    Ok(())
 }

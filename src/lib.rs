@@ -34,3 +34,9 @@ pub mod prelude {
         GoalPolicy, Heuristic, Jpst, Plan, PlanError, Planner, PlannerKind, Sipp, TimeExpandedAStar,
     };
 }
+
+/// The README's code blocks, compiled (and run where they can) as doctests so
+/// the README stays true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

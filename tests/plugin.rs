@@ -334,56 +334,8 @@ fn tilemap_tiles_update_the_grid() {
 
 #[test]
 fn a_crowd_never_collides() {
-    let walls = StaticGrid::from_fn(32, 32, |c| !(c.x % 8 == 4 && c.y % 6 != 0)).unwrap();
-    let mut app = test_app(walls.clone());
-    let mut units = Vec::new();
-    let free: Vec<Cell> = (0..32)
-        .flat_map(|y| (0..32).map(move |x| Cell::new(x, y)))
-        .filter(|c| walls.is_passable(*c))
-        .collect();
-    let mut seed = 12345u64;
-    let mut next = move |n: usize| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) as usize % n
-    };
-    for i in 0..40 {
-        let cell = free[i * 17 % free.len()];
-        let goal = free[next(free.len())];
-        units.push(
-            app.world_mut()
-                .spawn((NavAgent::at(cell), MoveOrder { goal }))
-                .id(),
-        );
-    }
-    let mut before = positions(&mut app);
-    let mut hits = 0;
-    for t in 0..300 {
-        if t % 7 == 0 {
-            let u = units[next(units.len())];
-            let goal = free[next(free.len())];
-            app.world_mut().entity_mut(u).insert(MoveOrder { goal });
-        }
-        tick(&mut app);
-        let after = positions(&mut app);
-        hits += collisions(&before, &after);
-        before = after;
-    }
+    let (_, hits, _) = crowd(40, 32, 300, 2);
     assert_eq!(hits, 0);
-    let arrived = units
-        .iter()
-        .filter(|u| {
-            matches!(
-                state(&app, **u),
-                AgentState::Arrived
-                    | AgentState::Moving
-                    | AgentState::NoPath
-                    | AgentState::Planning
-            )
-        })
-        .count();
-    assert_eq!(arrived, units.len());
 }
 
 #[test]

@@ -32,6 +32,7 @@ pub struct NavAgent {
     pub(crate) wants_plan: bool,
     pub(crate) in_flight: bool,
     pub(crate) retry: Option<(Tick, u64)>,
+    pub(crate) ordered_at: Tick,
 }
 
 impl NavAgent {
@@ -44,6 +45,7 @@ impl NavAgent {
             wants_plan: false,
             in_flight: false,
             retry: None,
+            ordered_at: 0,
         }
     }
 }

@@ -16,6 +16,7 @@ use crate::search::Query as PathQuery;
 use crate::search::{GoalPolicy, Heuristic, PlanError, PlannerKind, validate_path};
 
 use super::components::{AgentState, MoveOrder, NavAgent, TemporalPath};
+use super::diagnostics::NavStats;
 use super::messages::{PathFailed, PathFound};
 use super::reservations::{Reservations, Reserved};
 use super::world::{NavSettings, NavWorld};
@@ -56,8 +57,12 @@ impl InFlight {
 }
 
 /// Marks units whose order changed as wanting a plan.
-pub(crate) fn take_orders(mut agents: Query<(&mut NavAgent, &mut AgentState), Changed<MoveOrder>>) {
+pub(crate) fn take_orders(
+    world: Res<NavWorld>,
+    mut agents: Query<(&mut NavAgent, &mut AgentState), Changed<MoveOrder>>,
+) {
     for (mut agent, mut state) in &mut agents {
+        agent.ordered_at = world.tick;
         agent.order_generation = agent.order_generation.wrapping_add(1);
         agent.wants_plan = true;
         agent.retry = None;
@@ -183,6 +188,7 @@ pub(crate) fn receive(
     mut agents: Query<(&mut NavAgent, &mut AgentState)>,
     mut found: MessageWriter<PathFound>,
     mut failed: MessageWriter<PathFailed>,
+    mut stats: ResMut<NavStats>,
 ) {
     let due = in_flight
         .batch
@@ -193,7 +199,9 @@ pub(crate) fn receive(
     }
     let batch = in_flight.batch.take().expect("checked above");
     // Determinism: the batch is applied at its tick however late the task is.
+    let waited = std::time::Instant::now();
     block_on(batch.task);
+    stats.wait_micros += waited.elapsed().as_secs_f64() * 1e6;
     let now = world.tick;
     let revision = world.grid.walls().revision();
     for answer in batch.answers.try_iter() {
@@ -232,6 +240,7 @@ pub(crate) fn receive(
                     start_tick: batch.start_tick,
                     cells,
                 };
+                stats.record_plan(now.saturating_sub(agent.ordered_at));
                 found.write(PathFound {
                     entity: answer.entity,
                     arrival_tick: temporal.arrival_tick(),
@@ -240,6 +249,7 @@ pub(crate) fn receive(
                 commands.entity(answer.entity).insert(temporal);
             }
             Err(reason) => {
+                stats.failures += 1;
                 *state = AgentState::NoPath;
                 agent.retry = Some((now + settings.retry_ticks, revision));
                 failed.write(PathFailed {

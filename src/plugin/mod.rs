@@ -17,6 +17,7 @@
 //! ```
 
 mod components;
+mod diagnostics;
 mod dispatch;
 mod drive;
 mod messages;
@@ -33,6 +34,7 @@ pub use components::{
     AgentState, GridPos, MoveOrder, MovingHazard, NavAgent, NavBlocker, ScheduledBlock,
     TemporalPath,
 };
+pub use diagnostics::{JpstDiagnostics, NavStats};
 pub use messages::{Arrived, PathFailed, PathFound};
 #[cfg(feature = "tilemap")]
 pub use tilemap::NavTilemap;
@@ -125,6 +127,7 @@ impl Plugin for JpstPlugin {
             .init_resource::<sync::BlockerIndex>()
             .init_resource::<dispatch::InFlight>()
             .init_resource::<NavLayout>()
+            .init_resource::<NavStats>()
             .add_message::<PathFound>()
             .add_message::<PathFailed>()
             .add_message::<Arrived>();
@@ -140,6 +143,7 @@ impl Plugin for JpstPlugin {
                 .chain()
                 .run_if(resource_exists::<NavWorld>),
         );
+        diagnostics::register(app);
         app.configure_sets(
             Update,
             JpstSystems::Present.run_if(resource_exists::<NavWorld>),
@@ -154,7 +158,11 @@ impl Plugin for JpstPlugin {
         app.add_systems(
             self.schedule,
             (
-                (sync::sync_blockers, sync::sync_temporal_obstacles)
+                (
+                    diagnostics::start_clock,
+                    sync::sync_blockers,
+                    sync::sync_temporal_obstacles,
+                )
                     .chain()
                     .in_set(JpstSystems::SyncGrid),
                 (sync::sync_agents, sync::compact)
@@ -168,7 +176,9 @@ impl Plugin for JpstPlugin {
                 )
                     .chain()
                     .in_set(JpstSystems::Dispatch),
-                drive::drive.in_set(JpstSystems::Drive),
+                (drive::drive, diagnostics::publish)
+                    .chain()
+                    .in_set(JpstSystems::Drive),
             ),
         );
         app.add_systems(Update, drive::present.in_set(JpstSystems::Present));

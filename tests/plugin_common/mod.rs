@@ -81,3 +81,84 @@ pub fn collisions(before: &[(Entity, Cell)], after: &[(Entity, Cell)]) -> usize 
 pub fn state(app: &App, e: Entity) -> AgentState {
     *app.world().get::<AgentState>(e).expect("unit exists")
 }
+
+/// A busy scenario: `units` units on a `size x size` map with wall stubs,
+/// re-ordered to random cells all the time, for `ticks` nav ticks, on a task
+/// pool of `threads` threads. Returns every unit's cell at every tick, the
+/// number of vertex and swap collisions, and the reservation table size
+/// (touched cells) after each quarter of the run.
+pub fn crowd(
+    units: usize,
+    size: u32,
+    ticks: u32,
+    threads: usize,
+) -> (Vec<Vec<Cell>>, usize, Vec<usize>) {
+    use bevy::app::TaskPoolOptions;
+    use bevy::app::TaskPoolPlugin;
+    let walls = StaticGrid::from_fn(size, size, |c| c.x % 8 != 4 || c.y.is_multiple_of(6)).unwrap();
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
+        task_pool_options: TaskPoolOptions::with_num_threads(threads),
+    }))
+    .add_plugins((TransformPlugin, JpstPlugin::default()))
+    .insert_resource(Time::<Fixed>::from_duration(STEP))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(STEP))
+    .insert_resource(NavWorld::new(walls.clone()));
+    app.update();
+    let free: Vec<Cell> = (0..size)
+        .flat_map(|y| (0..size).map(move |x| Cell::new(x, y)))
+        .filter(|c| walls.is_passable(*c))
+        .collect();
+    let mut seed = 0x5eed_u64;
+    let mut next = move |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    let step = (free.len() / units).max(1);
+    let ids: Vec<Entity> = (0..units)
+        .map(|i| {
+            let goal = free[next(free.len())];
+            app.world_mut()
+                .spawn((
+                    NavAgent::at(free[(i * step) % free.len()]),
+                    MoveOrder { goal },
+                ))
+                .id()
+        })
+        .collect();
+    let mut trajectory = Vec::new();
+    let mut hits = 0;
+    let mut sizes = Vec::new();
+    let mut before = positions(&mut app);
+    for t in 0..ticks {
+        // Units that are done get a new order; a few others change their mind.
+        for (i, id) in ids.iter().enumerate() {
+            let s = state(&app, *id);
+            let done = matches!(
+                s,
+                AgentState::Arrived | AgentState::NoPath | AgentState::Idle
+            );
+            if done || (t as usize + i).is_multiple_of(97) {
+                let goal = free[next(free.len())];
+                app.world_mut().entity_mut(*id).insert(MoveOrder { goal });
+            }
+        }
+        tick(&mut app);
+        let after = positions(&mut app);
+        hits += collisions(&before, &after);
+        trajectory.push(after.iter().map(|(_, c)| *c).collect());
+        before = after;
+        if (t + 1) % (ticks / 4).max(1) == 0 {
+            sizes.push(
+                app.world()
+                    .resource::<NavWorld>()
+                    .grid
+                    .obstacles()
+                    .touched_cells(),
+            );
+        }
+    }
+    (trajectory, hits, sizes)
+}
