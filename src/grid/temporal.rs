@@ -61,14 +61,23 @@ pub struct TemporalMap {
     timelines: Vec<CellTimeline>,
     busy_end: Vec<Tick>,
     near_busy_end: Vec<Tick>,
-    /// Layer `k`: cells whose `near_busy_end` exceeds `k * NEAR_LAYER_TICKS`.
+    /// Layer 0: cells whose `near_busy_end` exceeds 0; layer `k >= 1`: cells
+    /// whose `near_busy_end` exceeds `layer_base + k * NEAR_LAYER_TICKS`.
     near_layers: Vec<BitRows>,
+    layer_base: Tick,
     horizon: Tick,
 }
 
 impl TemporalMap {
     /// A map with no temporal obstacle.
     pub fn new(width: u32, height: u32) -> Self {
+        Self::with_time_base(width, height, 0)
+    }
+
+    /// A map with no temporal obstacle whose queries will start at `base` or
+    /// later: its fast-skip layers start there, so a long-running game that
+    /// rebuilds its map now and then keeps them sharp.
+    pub fn with_time_base(width: u32, height: u32, base: Tick) -> Self {
         let cells = width as usize * height as usize;
         Self {
             width,
@@ -78,6 +87,7 @@ impl TemporalMap {
             busy_end: vec![0; cells],
             near_busy_end: vec![0; cells],
             near_layers: vec![BitRows::new(width, height)],
+            layer_base: base,
             horizon: 0,
         }
     }
@@ -182,8 +192,8 @@ impl TemporalMap {
                 let old = self.near_busy_end[n];
                 if old < end {
                     self.near_busy_end[n] = end;
-                    for layer in Self::layer_of(old)..self.near_layers.len() {
-                        if Self::layer_threshold(layer) >= end {
+                    for layer in self.layer_of(old)..self.near_layers.len() {
+                        if self.layer_threshold(layer) >= end {
                             break;
                         }
                         self.near_layers[layer].set(nx as u32, ny as u32, true);
@@ -195,9 +205,9 @@ impl TemporalMap {
 
     /// Adds layers so that every finite `end` seen so far has one above it.
     fn grow_layers(&mut self, end: Tick) {
-        let wanted = (Self::layer_of(end) + 1).min(MAX_NEAR_LAYERS);
+        let wanted = (self.layer_of(end) + 1).min(MAX_NEAR_LAYERS);
         while self.near_layers.len() < wanted {
-            let threshold = Self::layer_threshold(self.near_layers.len());
+            let threshold = self.layer_threshold(self.near_layers.len());
             let mut layer = BitRows::new(self.width, self.height);
             for (i, &e) in self.near_busy_end.iter().enumerate() {
                 if e > threshold {
@@ -211,13 +221,19 @@ impl TemporalMap {
 
     /// The layer of `tick`: `tick / NEAR_LAYER_TICKS`, capped.
     #[inline]
-    fn layer_of(tick: Tick) -> usize {
-        ((tick / NEAR_LAYER_TICKS) as usize).min(MAX_NEAR_LAYERS - 1)
+    fn layer_of(&self, tick: Tick) -> usize {
+        let above = tick.saturating_sub(self.layer_base) / NEAR_LAYER_TICKS;
+        (above as usize).min(MAX_NEAR_LAYERS - 1)
     }
 
     #[inline]
-    fn layer_threshold(layer: usize) -> Tick {
-        layer as Tick * NEAR_LAYER_TICKS
+    fn layer_threshold(&self, layer: usize) -> Tick {
+        if layer == 0 {
+            0
+        } else {
+            self.layer_base
+                .saturating_add(layer as Tick * NEAR_LAYER_TICKS)
+        }
     }
 
     /// True if some obstacle ever touches the cell.
@@ -291,7 +307,7 @@ impl TemporalMap {
     /// ([`NEAR_LAYER_TICKS`]) so scans can skip quiet cells 64 at a time.
     #[inline]
     pub fn near_rows_at(&self, tick: Tick) -> &BitRows {
-        let layer = Self::layer_of(tick).min(self.near_layers.len() - 1);
+        let layer = self.layer_of(tick).min(self.near_layers.len() - 1);
         &self.near_layers[layer]
     }
 
@@ -304,5 +320,41 @@ impl TemporalMap {
     /// Number of cells that some obstacle touches.
     pub fn touched_cells(&self) -> usize {
         self.timelines.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scans rely on `near_rows_at(t)` holding every cell whose neighbourhood
+    /// is busy after `t`, whatever the time base.
+    #[test]
+    fn near_layers_are_supersets_at_every_tick() {
+        for base in [0, 50, 1000] {
+            let (w, h) = (40u32, 6u32);
+            let mut map = TemporalMap::with_time_base(w, h, base);
+            let mut seed = 7u64 + base as u64;
+            for _ in 0..60 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                let cell = (seed >> 33) as usize % (w * h) as usize;
+                let start = (seed >> 13) as Tick % 1400;
+                let end = if seed % 7 == 0 {
+                    FOREVER
+                } else {
+                    start + (seed % 40) as Tick
+                };
+                map.block(cell, Interval::new(start, end));
+            }
+            for t in (0..1500).step_by(7) {
+                let layer = map.near_rows_at(t);
+                for cell in 0..(w * h) as usize {
+                    if map.near_busy_end(cell) > t {
+                        let (x, y) = ((cell % w as usize) as u32, (cell / w as usize) as u32);
+                        assert!(layer.get(x, y), "base {base} tick {t} cell {cell}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -114,7 +114,7 @@ impl Reservations {
     /// tick before `now`, so memory does not grow with time.
     pub(crate) fn rebuild(&mut self, grid: &mut NavGrid, now: Tick) {
         let (w, h) = (grid.width(), grid.height());
-        *grid.obstacles_mut() = TemporalMap::new(w, h);
+        *grid.obstacles_mut() = TemporalMap::with_time_base(w, h, now);
         for block in self.blocks.values() {
             if block.to.is_none_or(|to| to > now) {
                 let _ = grid.add_block(block.cell, block.from.max(now), block.to);
