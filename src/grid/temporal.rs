@@ -339,7 +339,7 @@ mod tests {
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
                 let cell = (seed >> 33) as usize % (w * h) as usize;
                 let start = (seed >> 13) as Tick % 1400;
-                let end = if seed % 7 == 0 {
+                let end = if seed.is_multiple_of(7) {
                     FOREVER
                 } else {
                     start + (seed % 40) as Tick
