@@ -355,3 +355,50 @@ fn the_nav_schedule_has_no_ambiguities() {
     });
     tick(&mut app);
 }
+
+#[test]
+fn a_new_wall_replans_exactly_the_units_whose_path_it_cuts() {
+    let mut app = test_app(open(16, 6));
+    let a = app
+        .world_mut()
+        .spawn((
+            NavAgent::at(Cell::new(0, 1)),
+            MoveOrder {
+                goal: Cell::new(15, 1),
+            },
+        ))
+        .id();
+    let b = app
+        .world_mut()
+        .spawn((
+            NavAgent::at(Cell::new(0, 4)),
+            MoveOrder {
+                goal: Cell::new(15, 4),
+            },
+        ))
+        .id();
+    tick(&mut app);
+    tick(&mut app);
+    let path_a = app.world().get::<TemporalPath>(a).unwrap().clone();
+    let path_b = app.world().get::<TemporalPath>(b).unwrap().clone();
+    assert!(path_a.cells.contains(&Cell::new(10, 1)));
+    app.world_mut()
+        .spawn((NavBlocker, GridPos(Cell::new(10, 1))));
+    let mut crossed_wall = false;
+    run_until(&mut app, 40, |app| {
+        crossed_wall |= app.world().get::<NavAgent>(a).unwrap().cell == Cell::new(10, 1);
+        state(app, a) == AgentState::Arrived && state(app, b) == AgentState::Arrived
+    });
+    assert!(!crossed_wall);
+    assert_ne!(
+        app.world().get::<TemporalPath>(a).unwrap(),
+        &path_a,
+        "a was replanned"
+    );
+    assert_eq!(
+        app.world().get::<TemporalPath>(b).unwrap(),
+        &path_b,
+        "b was left alone"
+    );
+    assert_eq!(state(&app, a), AgentState::Arrived);
+}

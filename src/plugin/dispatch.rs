@@ -223,7 +223,10 @@ pub(crate) fn receive(
                     .starting_at(batch.start_tick)
                     .with_policy(GoalPolicy::Stay);
                 let cost = cells.len() as u32 - 1;
+                // The unit may have stopped elsewhere since (a wall appeared):
+                // a plan from another cell is stale.
                 if batch.start_tick != now
+                    || cells[0] != agent.cell
                     || validate_path(&world.grid, &query, &cells, cost).is_err()
                 {
                     old.apply(&mut world.grid);
