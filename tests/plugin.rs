@@ -38,15 +38,7 @@ fn run_until(app: &mut App, ticks: u32, mut done: impl FnMut(&mut App) -> bool) 
 #[test]
 fn a_unit_arrives_in_exactly_the_optimal_number_of_ticks() {
     let mut app = test_app(open(12, 8));
-    let unit = app
-        .world_mut()
-        .spawn((
-            NavAgent::at(Cell::new(0, 0)),
-            MoveOrder {
-                goal: Cell::new(7, 3),
-            },
-        ))
-        .id();
+    let unit = unit(&mut app, (0, 0), (7, 3));
     let ordered_at = nav_tick(&app);
     run_until(&mut app, 40, |app| state(app, unit) == AgentState::Arrived);
     assert_eq!(state(&app, unit), AgentState::Arrived);
@@ -67,24 +59,8 @@ fn two_units_cross_in_a_corridor_without_touching() {
     // pocket at the far end, so whoever is planned first, the other waits.
     let walls = grid(&["@@@@@@@@@@", "..........", "@.@@@@@@.@"]);
     let mut app = test_app(walls);
-    let a = app
-        .world_mut()
-        .spawn((
-            NavAgent::at(Cell::new(0, 1)),
-            MoveOrder {
-                goal: Cell::new(8, 2),
-            },
-        ))
-        .id();
-    let b = app
-        .world_mut()
-        .spawn((
-            NavAgent::at(Cell::new(9, 1)),
-            MoveOrder {
-                goal: Cell::new(1, 2),
-            },
-        ))
-        .id();
+    let a = unit(&mut app, (0, 1), (8, 2));
+    let b = unit(&mut app, (9, 1), (1, 2));
     let hits = run_until(&mut app, 60, |app| {
         state(app, a) == AgentState::Arrived && state(app, b) == AgentState::Arrived
     });
@@ -96,15 +72,7 @@ fn two_units_cross_in_a_corridor_without_touching() {
 #[test]
 fn a_door_closing_on_a_committed_path_triggers_a_replan() {
     let mut app = test_app(open(12, 5));
-    let unit = app
-        .world_mut()
-        .spawn((
-            NavAgent::at(Cell::new(0, 2)),
-            MoveOrder {
-                goal: Cell::new(11, 2),
-            },
-        ))
-        .id();
+    let unit = unit(&mut app, (0, 2), (11, 2));
     tick(&mut app);
     tick(&mut app);
     let first = app.world().get::<TemporalPath>(unit).unwrap().clone();
@@ -149,15 +117,7 @@ fn a_unit_waits_for_a_hazard_to_pass() {
         end: bevy_jpst::grid::ObstacleEnd::Vanish,
     });
     tick(&mut app);
-    let unit = app
-        .world_mut()
-        .spawn((
-            NavAgent::at(Cell::new(0, 1)),
-            MoveOrder {
-                goal: Cell::new(9, 1),
-            },
-        ))
-        .id();
+    let unit = unit(&mut app, (0, 1), (9, 1));
     let mut hit = false;
     run_until(&mut app, 60, |app| {
         let t = nav_tick(app);
@@ -176,15 +136,7 @@ fn a_unit_waits_for_a_hazard_to_pass() {
 #[test]
 fn despawning_a_unit_while_it_plans_is_clean() {
     let mut app = test_app(open(10, 10));
-    let unit = app
-        .world_mut()
-        .spawn((
-            NavAgent::at(Cell::new(1, 1)),
-            MoveOrder {
-                goal: Cell::new(8, 8),
-            },
-        ))
-        .id();
+    let unit = unit(&mut app, (1, 1), (8, 8));
     tick(&mut app); // dispatched
     app.world_mut().despawn(unit);
     for _ in 0..5 {
@@ -199,15 +151,7 @@ fn despawning_a_unit_while_it_plans_is_clean() {
 #[test]
 fn a_unit_reordered_while_planning_follows_only_its_latest_order() {
     let mut app = test_app(open(10, 10));
-    let unit = app
-        .world_mut()
-        .spawn((
-            NavAgent::at(Cell::new(1, 1)),
-            MoveOrder {
-                goal: Cell::new(8, 8),
-            },
-        ))
-        .id();
+    let unit = unit(&mut app, (1, 1), (8, 8));
     tick(&mut app);
     app.world_mut().entity_mut(unit).insert(MoveOrder {
         goal: Cell::new(1, 8),
@@ -223,15 +167,7 @@ fn a_unit_reordered_while_planning_follows_only_its_latest_order() {
 fn an_unreachable_goal_reports_no_path() {
     let walls = grid(&[".....@...", ".....@...", ".....@..."]);
     let mut app = test_app(walls);
-    let unit = app
-        .world_mut()
-        .spawn((
-            NavAgent::at(Cell::new(0, 0)),
-            MoveOrder {
-                goal: Cell::new(8, 2),
-            },
-        ))
-        .id();
+    let unit = unit(&mut app, (0, 0), (8, 2));
     app.init_resource::<Failures>()
         .add_systems(FixedUpdate, count_failures.after(JpstSystems::Drive));
     for _ in 0..4 {
@@ -359,24 +295,8 @@ fn the_nav_schedule_has_no_ambiguities() {
 #[test]
 fn a_new_wall_replans_exactly_the_units_whose_path_it_cuts() {
     let mut app = test_app(open(16, 6));
-    let a = app
-        .world_mut()
-        .spawn((
-            NavAgent::at(Cell::new(0, 1)),
-            MoveOrder {
-                goal: Cell::new(15, 1),
-            },
-        ))
-        .id();
-    let b = app
-        .world_mut()
-        .spawn((
-            NavAgent::at(Cell::new(0, 4)),
-            MoveOrder {
-                goal: Cell::new(15, 4),
-            },
-        ))
-        .id();
+    let a = unit(&mut app, (0, 1), (15, 1));
+    let b = unit(&mut app, (0, 4), (15, 4));
     tick(&mut app);
     tick(&mut app);
     let path_a = app.world().get::<TemporalPath>(a).unwrap().clone();

@@ -8,6 +8,25 @@ use super::interval::Interval;
 use super::static_grid::StaticGrid;
 use super::temporal::{ObstacleEnd, TemporalMap};
 
+/// The blocks (cell, ticks) and departures (cell, tick, direction) of one
+/// obstacle's trajectory.
+#[derive(Default)]
+struct Footprint {
+    stays: Vec<(usize, Interval)>,
+    moves: Vec<(usize, Tick, Dir)>,
+}
+
+/// The inclusive ticks of a block `from <= t < to` (`to = None`: for ever).
+fn block_span(from: Tick, to: Option<Tick>) -> Result<Interval, GridError> {
+    let end = match to {
+        None => FOREVER,
+        Some(to) if to <= from => return Err(GridError::EmptySpan { from, to }),
+        Some(to) if to == FOREVER => return Err(GridError::TickOverflow),
+        Some(to) => to - 1,
+    };
+    Ok(Interval::new(from, end))
+}
+
 /// Everything a planner needs to know about the world: which cells are walls
 /// and when other things occupy cells or move between them.
 ///
@@ -75,13 +94,22 @@ impl NavGrid {
     /// ever from `from` on.
     pub fn add_block(&mut self, cell: Cell, from: Tick, to: Option<Tick>) -> Result<(), GridError> {
         let index = self.index_of(cell)?;
-        let end = match to {
-            None => FOREVER,
-            Some(to) if to <= from => return Err(GridError::EmptySpan { from, to }),
-            Some(to) if to == FOREVER => return Err(GridError::TickOverflow),
-            Some(to) => to - 1,
-        };
-        self.obstacles_mut().block(index, Interval::new(from, end));
+        let span = block_span(from, to)?;
+        self.obstacles_mut().block(index, span);
+        Ok(())
+    }
+
+    /// Frees `cell` for the ticks `from <= t < to` (`to = None`: for ever),
+    /// undoing [`add_block`](Self::add_block) with the same arguments.
+    pub fn remove_block(
+        &mut self,
+        cell: Cell,
+        from: Tick,
+        to: Option<Tick>,
+    ) -> Result<(), GridError> {
+        let index = self.index_of(cell)?;
+        let span = block_span(from, to)?;
+        self.obstacles_mut().unblock(index, span);
         Ok(())
     }
 
@@ -94,103 +122,83 @@ impl NavGrid {
         cells: &[Cell],
         end: ObstacleEnd,
     ) -> Result<(), GridError> {
-        let Some(last) = cells.len().checked_sub(1) else {
-            return Err(GridError::EmptyTrajectory);
-        };
-        let last_tick = u32::try_from(last)
-            .ok()
-            .and_then(|l| t0.checked_add(l))
-            .filter(|t| *t < FOREVER)
-            .ok_or(GridError::TickOverflow)?;
-        let mut indices = Vec::with_capacity(cells.len());
-        for (step, &cell) in cells.iter().enumerate() {
-            indices.push(self.index_of(cell)?);
-            if step > 0 && cells[step - 1] != cell && cells[step - 1].dir_to(cell).is_none() {
-                return Err(GridError::NotAdjacent { step });
-            }
-        }
+        let footprint = self.footprint(t0, cells, end)?;
         let map = self.obstacles_mut();
-        let mut run_start = 0;
-        for k in 0..=last {
-            let run_ends = k == last || cells[k + 1] != cells[k];
-            if !run_ends {
-                continue;
-            }
-            let from = t0 + run_start as Tick;
-            let to = if k == last && end == ObstacleEnd::Park {
-                FOREVER
-            } else {
-                t0 + k as Tick
-            };
-            map.block(indices[k], Interval::new(from, to));
-            if k < last {
-                let dir = cells[k].dir_to(cells[k + 1]).expect("checked above");
-                map.add_departure(indices[k], t0 + k as Tick, dir);
-            }
-            run_start = k + 1;
+        for (cell, span) in footprint.stays {
+            map.block(cell, span);
         }
-        debug_assert!(last_tick < FOREVER);
+        for (cell, tick, dir) in footprint.moves {
+            map.add_departure(cell, tick, dir);
+        }
         Ok(())
     }
 
     /// Removes an obstacle added with [`add_obstacle`](Self::add_obstacle)
-    /// with the same arguments: its cells are free again at its ticks and its
-    /// moves no longer forbid swaps. Use it when a planned unit changes its
-    /// mind; obstacles must not overlap for this to be exact.
+    /// with the same arguments: its cells are free again at its ticks (unless
+    /// something else blocks them) and its moves no longer forbid swaps. Use
+    /// it when a planned unit changes its mind.
     pub fn remove_obstacle(
         &mut self,
         t0: Tick,
         cells: &[Cell],
         end: ObstacleEnd,
     ) -> Result<(), GridError> {
-        let Some(last) = cells.len().checked_sub(1) else {
-            return Err(GridError::EmptyTrajectory);
-        };
-        for &cell in cells {
-            self.index_of(cell)?;
-        }
-        let width = self.walls.width() as usize;
-        let index = |c: Cell| c.y as usize * width + c.x as usize;
+        let footprint = self.footprint(t0, cells, end)?;
         let map = self.obstacles_mut();
-        let mut run_start = 0;
-        for k in 0..=last {
-            if k < last && cells[k + 1] == cells[k] {
-                continue;
-            }
-            let from = t0.saturating_add(run_start as Tick);
-            let to = if k == last && end == ObstacleEnd::Park {
-                FOREVER
-            } else {
-                t0.saturating_add(k as Tick)
-            };
-            map.unblock(index(cells[k]), Interval::new(from, to));
-            if k < last
-                && let Some(dir) = cells[k].dir_to(cells[k + 1])
-            {
-                map.remove_departure(index(cells[k]), t0 + k as Tick, dir);
-            }
-            run_start = k + 1;
+        for (cell, span) in footprint.stays {
+            map.unblock(cell, span);
+        }
+        for (cell, tick, dir) in footprint.moves {
+            map.remove_departure(cell, tick, dir);
         }
         Ok(())
     }
 
-    /// Frees `cell` for the ticks `from <= t < to` (`to = None`: for ever),
-    /// undoing [`add_block`](Self::add_block).
-    pub fn remove_block(
-        &mut self,
-        cell: Cell,
-        from: Tick,
-        to: Option<Tick>,
-    ) -> Result<(), GridError> {
-        let index = self.index_of(cell)?;
-        let end = match to {
-            None => FOREVER,
-            Some(to) if to <= from => return Err(GridError::EmptySpan { from, to }),
-            Some(to) => to - 1,
+    /// What an obstacle on `cells[k]` at tick `t0 + k` writes into the
+    /// temporal map: a block per stay on a cell, a departure per move.
+    /// Checks the whole trajectory.
+    fn footprint(
+        &self,
+        t0: Tick,
+        cells: &[Cell],
+        end: ObstacleEnd,
+    ) -> Result<Footprint, GridError> {
+        let Some(last) = cells.len().checked_sub(1) else {
+            return Err(GridError::EmptyTrajectory);
         };
-        self.obstacles_mut()
-            .unblock(index, Interval::new(from, end));
-        Ok(())
+        u32::try_from(last)
+            .ok()
+            .and_then(|l| t0.checked_add(l))
+            .filter(|t| *t < FOREVER)
+            .ok_or(GridError::TickOverflow)?;
+        let mut footprint = Footprint::default();
+        let mut run_start = t0;
+        for (k, &cell) in cells.iter().enumerate() {
+            let index = self.index_of(cell)?;
+            let tick = t0 + k as Tick;
+            match cells.get(k + 1) {
+                Some(next) if *next == cell => continue,
+                Some(next) => {
+                    let dir = cell
+                        .dir_to(*next)
+                        .ok_or(GridError::NotAdjacent { step: k + 1 })?;
+                    footprint
+                        .stays
+                        .push((index, Interval::new(run_start, tick)));
+                    footprint.moves.push((index, tick, dir));
+                    run_start = tick + 1;
+                }
+                None => {
+                    let to = if end == ObstacleEnd::Park {
+                        FOREVER
+                    } else {
+                        tick
+                    };
+                    footprint.stays.push((index, Interval::new(run_start, to)));
+                }
+            }
+        }
+        Ok(footprint)
     }
 
     /// True if `cell` is on the map, not a wall, and free at `tick`.

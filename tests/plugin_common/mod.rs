@@ -25,6 +25,16 @@ pub fn test_app(walls: StaticGrid) -> App {
     app
 }
 
+/// Spawns a unit on `from` ordered to `goal`.
+pub fn unit(app: &mut App, from: (u32, u32), goal: (u32, u32)) -> Entity {
+    let order = MoveOrder {
+        goal: Cell::new(goal.0, goal.1),
+    };
+    app.world_mut()
+        .spawn((NavAgent::at(Cell::new(from.0, from.1)), order))
+        .id()
+}
+
 /// Runs updates until the nav clock has advanced by one tick.
 pub fn tick(app: &mut App) {
     let before = nav_tick(app);
