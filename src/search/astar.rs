@@ -7,8 +7,8 @@ use crate::grid::{Dir, NavGrid, Tick};
 
 use super::Planner;
 use super::error::PlanError;
-use super::goal::{Prepared, cell_of, run_query};
-use super::heuristic::{HeuristicCache, UNREACHABLE};
+use super::goal::{Prepared, QueryRunner, cell_of};
+use super::heuristic::UNREACHABLE;
 use super::nodes::{NONE, OpenEntry, OpenList};
 use super::plan::{Plan, SearchStats, Waypoint};
 use super::query::{Heuristic, Query};
@@ -29,17 +29,14 @@ struct TimedNode {
 /// with cells x ticks searched: use it as a reference, not in games.
 #[derive(Debug, Default)]
 pub struct TimeExpandedAStar {
-    heuristic: Heuristic,
-    cache: HeuristicCache,
-    stats: SearchStats,
+    runner: QueryRunner,
 }
 
 impl TimeExpandedAStar {
     /// A planner guided by `heuristic`.
     pub fn new(heuristic: Heuristic) -> Self {
         Self {
-            heuristic,
-            ..Self::default()
+            runner: QueryRunner::new(heuristic),
         }
     }
 }
@@ -50,18 +47,12 @@ impl Planner for TimeExpandedAStar {
     }
 
     fn last_stats(&self) -> SearchStats {
-        self.stats
+        self.runner.stats
     }
 
     fn plan(&mut self, grid: &NavGrid, query: &Query) -> Result<Plan, PlanError> {
-        run_query(
-            grid,
-            query,
-            self.heuristic,
-            &mut self.cache,
-            &mut self.stats,
-            |p, stats| search(grid, query, p, stats),
-        )
+        self.runner
+            .run(grid, query, |p, stats| search(grid, query, p, stats))
     }
 }
 

@@ -78,26 +78,45 @@ pub(crate) fn cell_of(index: usize, width: usize) -> Cell {
     Cell::new((index % width) as u32, (index / width) as u32)
 }
 
-/// Runs one query the way every planner does: resets `stats`, prepares the
-/// query, runs `search` on it, and records the heuristic and total times
-/// (also in the returned plan).
-pub(crate) fn run_query(
-    grid: &NavGrid,
-    query: &Query,
+/// The part every planner shares: its heuristic, the heuristic tables it
+/// built, and the counters of its last query.
+#[derive(Debug, Default)]
+pub(crate) struct QueryRunner {
     heuristic: Heuristic,
-    cache: &mut HeuristicCache,
-    stats: &mut SearchStats,
-    search: impl FnOnce(&Prepared, &mut SearchStats) -> Result<Plan, PlanError>,
-) -> Result<Plan, PlanError> {
-    let started = Instant::now();
-    *stats = SearchStats::default();
-    let result = Prepared::new(grid, query, heuristic, cache).and_then(|p| {
-        stats.heuristic_micros = p.heuristic_micros;
-        search(&p, stats)
-    });
-    stats.micros = started.elapsed().as_micros() as u64;
-    result.map(|mut plan| {
-        plan.stats = *stats;
-        plan
-    })
+    cache: HeuristicCache,
+    /// Counters of the last query.
+    pub stats: SearchStats,
+}
+
+impl QueryRunner {
+    /// A runner for planners guided by `heuristic`.
+    pub(crate) fn new(heuristic: Heuristic) -> Self {
+        Self {
+            heuristic,
+            ..Self::default()
+        }
+    }
+
+    /// Runs one query: resets the counters, prepares the query, lets
+    /// `search` count expansions into them, and records the heuristic and
+    /// total times (also in the returned plan).
+    pub(crate) fn run(
+        &mut self,
+        grid: &NavGrid,
+        query: &Query,
+        search: impl FnOnce(&Prepared, &mut SearchStats) -> Result<Plan, PlanError>,
+    ) -> Result<Plan, PlanError> {
+        let started = Instant::now();
+        let stats = &mut self.stats;
+        *stats = SearchStats::default();
+        let result = Prepared::new(grid, query, self.heuristic, &mut self.cache).and_then(|p| {
+            stats.heuristic_micros = p.heuristic_micros;
+            search(&p, stats)
+        });
+        stats.micros = started.elapsed().as_micros() as u64;
+        result.map(|mut plan| {
+            plan.stats = *stats;
+            plan
+        })
+    }
 }

@@ -5,8 +5,8 @@ use crate::grid::{Dir, NavGrid};
 
 use super::Planner;
 use super::error::PlanError;
-use super::goal::{Prepared, cell_of, run_query};
-use super::heuristic::{HeuristicCache, UNREACHABLE};
+use super::goal::{Prepared, QueryRunner, cell_of};
+use super::heuristic::UNREACHABLE;
 use super::nodes::{NodeTable, OpenEntry, OpenList};
 use super::plan::{Plan, SearchStats};
 use super::query::{Heuristic, Query};
@@ -20,19 +20,23 @@ use crate::grid::DirSet;
 /// the agent can always wait inside a safe interval.
 #[derive(Debug, Default)]
 pub struct Sipp {
-    heuristic: Heuristic,
-    cache: HeuristicCache,
+    runner: QueryRunner,
+    search: SippSearch,
+}
+
+/// The buffers of one SIPP search, reused between queries.
+#[derive(Debug, Default)]
+struct SippSearch {
     nodes: NodeTable,
     open: OpenList,
-    stats: SearchStats,
 }
 
 impl Sipp {
     /// A planner guided by `heuristic`.
     pub fn new(heuristic: Heuristic) -> Self {
         Self {
-            heuristic,
-            ..Self::default()
+            runner: QueryRunner::new(heuristic),
+            search: SippSearch::default(),
         }
     }
 }
@@ -43,34 +47,24 @@ impl Planner for Sipp {
     }
 
     fn last_stats(&self) -> SearchStats {
-        self.stats
+        self.runner.stats
     }
 
     fn plan(&mut self, grid: &NavGrid, query: &Query) -> Result<Plan, PlanError> {
-        let mut cache = std::mem::take(&mut self.cache);
-        let mut stats = SearchStats::default();
-        let result = run_query(
-            grid,
-            query,
-            self.heuristic,
-            &mut cache,
-            &mut stats,
-            |p, stats| {
-                self.stats = SearchStats::default();
-                let result = self.search(grid, query, p);
-                stats.expanded = self.stats.expanded;
-                stats.generated = self.stats.generated;
-                result
-            },
-        );
-        self.cache = cache;
-        self.stats = stats;
-        result
+        let search = &mut self.search;
+        self.runner
+            .run(grid, query, |p, stats| search.run(grid, query, p, stats))
     }
 }
 
-impl Sipp {
-    fn search(&mut self, grid: &NavGrid, query: &Query, p: &Prepared) -> Result<Plan, PlanError> {
+impl SippSearch {
+    fn run(
+        &mut self,
+        grid: &NavGrid,
+        query: &Query,
+        p: &Prepared,
+        stats: &mut SearchStats,
+    ) -> Result<Plan, PlanError> {
         let walls = grid.walls();
         let obstacles = grid.obstacles();
         let width = walls.width() as usize;
@@ -101,12 +95,12 @@ impl Sipp {
             if p.is_goal(cell, node.g) {
                 return Ok(self.nodes.plan_to(id as u32, width));
             }
-            if query.budget.is_some_and(|b| self.stats.expanded >= b) {
+            if query.budget.is_some_and(|b| stats.expanded >= b) {
                 return Err(PlanError::BudgetExhausted {
-                    expanded: self.stats.expanded,
+                    expanded: stats.expanded,
                 });
             }
-            self.stats.expanded += 1;
+            stats.expanded += 1;
             let here = cell_of(cell, width);
             let stay_until = obstacles.safe_intervals(cell)[node.interval as usize].end;
             for dir in Dir::ALL {
@@ -119,7 +113,7 @@ impl Sipp {
                     continue;
                 }
                 let intervals = obstacles.safe_intervals(n).len();
-                let (nodes, open, stats) = (&mut self.nodes, &mut self.open, &mut self.stats);
+                let (nodes, open) = (&mut self.nodes, &mut self.open);
                 step_into(obstacles, n, dir, node.g, stay_until, true, |t, k| {
                     let child = nodes.get(n, k as usize, intervals);
                     let c = &mut nodes.nodes[child as usize];

@@ -17,8 +17,8 @@ use crate::grid::{DirSet, NavGrid, TemporalMap};
 
 use super::Planner;
 use super::error::PlanError;
-use super::goal::{Prepared, run_query};
-use super::heuristic::{HeuristicCache, UNREACHABLE};
+use super::goal::{Prepared, QueryRunner};
+use super::heuristic::UNREACHABLE;
 use super::nodes::{NodeTable, OpenEntry, OpenList};
 use super::plan::{Plan, SearchStats};
 use super::query::{Heuristic, Query};
@@ -31,15 +31,19 @@ pub const NO_JUMP_LIMIT: u32 = u32::MAX;
 /// Temporal Jump Point Search over a [`NavGrid`].
 #[derive(Debug)]
 pub struct Jpst {
-    heuristic: Heuristic,
+    runner: QueryRunner,
+    search: JpstSearch,
+}
+
+/// The settings and reusable buffers of one JPST search.
+#[derive(Debug, Default)]
+struct JpstSearch {
     jump_limit: u32,
     speculative_wait: bool,
-    cache: HeuristicCache,
     nodes: NodeTable,
     open: OpenList,
     successors: Vec<JumpPoint>,
     waits: Vec<u32>,
-    stats: SearchStats,
 }
 
 impl Default for Jpst {
@@ -53,15 +57,12 @@ impl Jpst {
     /// waits on.
     pub fn new(heuristic: Heuristic) -> Self {
         Self {
-            heuristic,
-            jump_limit: NO_JUMP_LIMIT,
-            speculative_wait: true,
-            cache: HeuristicCache::default(),
-            nodes: NodeTable::default(),
-            open: OpenList::new(),
-            successors: Vec::new(),
-            waits: Vec::new(),
-            stats: SearchStats::default(),
+            runner: QueryRunner::new(heuristic),
+            search: JpstSearch {
+                jump_limit: NO_JUMP_LIMIT,
+                speculative_wait: true,
+                ..JpstSearch::default()
+            },
         }
     }
 
@@ -69,14 +70,14 @@ impl Jpst {
     /// an intermediate jump point. Bounds the work of one expansion on huge
     /// open maps; never changes the cost found.
     pub fn with_jump_limit(mut self, cells: u32) -> Self {
-        self.jump_limit = cells.max(1);
+        self.search.jump_limit = cells.max(1);
         self
     }
 
     /// Expand "wait, then move" successors at once instead of queueing them
     /// (on by default). Never changes the cost found.
     pub fn with_speculative_wait(mut self, on: bool) -> Self {
-        self.speculative_wait = on;
+        self.search.speculative_wait = on;
         self
     }
 }
@@ -87,34 +88,24 @@ impl Planner for Jpst {
     }
 
     fn last_stats(&self) -> SearchStats {
-        self.stats
+        self.runner.stats
     }
 
     fn plan(&mut self, grid: &NavGrid, query: &Query) -> Result<Plan, PlanError> {
-        let mut cache = std::mem::take(&mut self.cache);
-        let mut stats = SearchStats::default();
-        let result = run_query(
-            grid,
-            query,
-            self.heuristic,
-            &mut cache,
-            &mut stats,
-            |p, stats| {
-                self.stats = SearchStats::default();
-                let result = self.search(grid, query, p);
-                stats.expanded = self.stats.expanded;
-                stats.generated = self.stats.generated;
-                result
-            },
-        );
-        self.cache = cache;
-        self.stats = stats;
-        result
+        let search = &mut self.search;
+        self.runner
+            .run(grid, query, |p, stats| search.run(grid, query, p, stats))
     }
 }
 
-impl Jpst {
-    fn search(&mut self, grid: &NavGrid, query: &Query, p: &Prepared) -> Result<Plan, PlanError> {
+impl JpstSearch {
+    fn run(
+        &mut self,
+        grid: &NavGrid,
+        query: &Query,
+        p: &Prepared,
+        stats: &mut SearchStats,
+    ) -> Result<Plan, PlanError> {
         let walls = grid.walls();
         let obstacles = grid.obstacles();
         let width = walls.width() as usize;
@@ -147,12 +138,12 @@ impl Jpst {
             if p.is_goal(node.cell as usize, node.g) {
                 return Ok(self.nodes.plan_to(id, width));
             }
-            if query.budget.is_some_and(|b| self.stats.expanded >= b) {
+            if query.budget.is_some_and(|b| stats.expanded >= b) {
                 return Err(PlanError::BudgetExhausted {
-                    expanded: self.stats.expanded,
+                    expanded: stats.expanded,
                 });
             }
-            self.expand(id, &scanner, p);
+            self.expand(id, &scanner, p, stats);
             // Speculative waits: expand the wait successors just generated
             // right away instead of queueing them, unless they finish the
             // query (the goal test happens when a node leaves the queue).
@@ -161,7 +152,7 @@ impl Jpst {
                 if is_done(&n) || p.is_goal(n.cell as usize, n.g) {
                     continue;
                 }
-                self.expand(w, &scanner, p);
+                self.expand(w, &scanner, p, stats);
             }
         }
         Err(PlanError::Unreachable)
@@ -174,8 +165,8 @@ impl Jpst {
     /// step is a SIPP step (every reachable safe interval, waiting if
     /// needed); toward a quiet neighbour it is a jump, and no wait can pay
     /// there because nothing will open.
-    fn expand(&mut self, id: u32, scanner: &Scanner<'_>, p: &Prepared) {
-        self.stats.expanded += 1;
+    fn expand(&mut self, id: u32, scanner: &Scanner<'_>, p: &Prepared, stats: &mut SearchStats) {
+        stats.expanded += 1;
         let node = self.nodes.nodes[id as usize];
         let todo = node.dirs.minus(node.done);
         let entry = &mut self.nodes.nodes[id as usize];
@@ -219,7 +210,7 @@ impl Jpst {
             // Only SIPP steps carry their interval; those arriving after
             // g + 1 waited first.
             let is_wait = s.interval.is_some() && s.tick > g.saturating_add(1);
-            if let Some(child) = self.generate(obstacles, id, *s, p)
+            if let Some(child) = self.generate(obstacles, id, *s, p, stats)
                 && is_wait
                 && self.speculative_wait
             {
@@ -237,6 +228,7 @@ impl Jpst {
         parent: u32,
         s: JumpPoint,
         p: &Prepared,
+        stats: &mut SearchStats,
     ) -> Option<u32> {
         let h = p.h.at_index(s.cell);
         if h == UNREACHABLE {
@@ -261,7 +253,7 @@ impl Jpst {
         } else {
             return None;
         }
-        self.stats.generated += 1;
+        stats.generated += 1;
         self.open.push(OpenEntry {
             f: s.tick as u64 + h as u64,
             g: s.tick,
