@@ -6,6 +6,8 @@ mod cell;
 mod error;
 mod interval;
 mod nav_grid;
+mod regions;
+mod spread;
 mod static_grid;
 mod temporal;
 
@@ -14,5 +16,7 @@ pub use cell::{Cell, Dir, DirSet, FOREVER, Tick};
 pub use error::GridError;
 pub use interval::Interval;
 pub use nav_grid::NavGrid;
+pub use regions::Regions;
+pub use spread::nearest_free_cells;
 pub use static_grid::{MAX_CELLS, MAX_SIDE, StaticGrid};
 pub use temporal::{NEAR_LAYER_TICKS, ObstacleEnd, TemporalMap};
