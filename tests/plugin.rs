@@ -186,6 +186,24 @@ fn an_unreachable_goal_reports_no_path() {
     assert_eq!(state(&app, unit), AgentState::Arrived);
 }
 
+#[test]
+fn a_goal_held_by_a_unit_is_retried_after_it_leaves() {
+    let mut app = test_app(open(6, 3));
+    let parked = app.world_mut().spawn(NavAgent::at(Cell::new(4, 0))).id();
+    let unit = unit(&mut app, (0, 0), (4, 0));
+    for _ in 0..4 {
+        tick(&mut app);
+    }
+    assert_eq!(state(&app, unit), AgentState::NoPath, "its goal is held");
+    app.world_mut().entity_mut(parked).insert(MoveOrder {
+        goal: Cell::new(4, 2),
+    });
+    // No wall changes: the back-off alone brings it back.
+    run_until(&mut app, 120, |app| state(app, unit) == AgentState::Arrived);
+    assert_eq!(state(&app, unit), AgentState::Arrived);
+    assert_eq!(state(&app, parked), AgentState::Arrived);
+}
+
 #[derive(Resource, Default)]
 struct Failures(usize);
 

@@ -3,6 +3,7 @@
 use bevy::prelude::*;
 
 use crate::grid::{Cell, ObstacleEnd, Tick};
+use crate::search::Waypoint;
 
 /// A cell of the navigation grid, for entities that live on it (units,
 /// blockers in games without `bevy_ecs_tilemap`). `x` is the column, `y` the
@@ -31,7 +32,8 @@ pub struct NavAgent {
     pub(crate) order_generation: u32,
     pub(crate) wants_plan: bool,
     pub(crate) in_flight: bool,
-    pub(crate) retry: Option<(Tick, u64)>,
+    pub(crate) retry: Option<Retry>,
+    pub(crate) failures_in_row: u32,
     pub(crate) ordered_at: Tick,
 }
 
@@ -45,9 +47,20 @@ impl NavAgent {
             wants_plan: false,
             in_flight: false,
             retry: None,
+            failures_in_row: 0,
             ordered_at: 0,
         }
     }
+}
+
+/// When a unit without a path plans again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Retry {
+    /// Not before this nav tick.
+    pub at: Tick,
+    /// The goal was walled off from the unit: only once the walls differ
+    /// from this [`StaticGrid::revision`](crate::grid::StaticGrid::revision).
+    pub after_walls_change: Option<u64>,
 }
 
 /// Sends a [`NavAgent`] to `goal`. Inserting or changing it asks for a plan;
@@ -74,8 +87,9 @@ pub enum AgentState {
     Waiting,
     /// On its goal, which stays reserved for it.
     Arrived,
-    /// No path to the goal exists right now; it retries when the map
-    /// changes.
+    /// No path to the goal exists right now. If walls cut the goal off,
+    /// the unit retries when the walls change; if units or scheduled blocks
+    /// are in the way, it retries after a back-off.
     NoPath,
 }
 
@@ -87,6 +101,9 @@ pub struct TemporalPath {
     pub start_tick: Tick,
     /// One cell per tick.
     pub cells: Vec<Cell>,
+    /// The planner's jump points on the path (turns, waits, the goal), each
+    /// with the tick the unit reaches it: the plan in compact form.
+    pub jump_points: Vec<Waypoint>,
 }
 
 impl TemporalPath {

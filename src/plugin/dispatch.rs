@@ -11,11 +11,11 @@ use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on};
 use crossbeam_channel::{Receiver, unbounded};
 
-use crate::grid::{Cell, NavGrid, Tick};
+use crate::grid::{Cell, NavGrid, Regions, StaticGrid, Tick};
 use crate::search::Query as PathQuery;
-use crate::search::{GoalPolicy, Heuristic, PlanError, PlannerKind, validate_path};
+use crate::search::{GoalPolicy, Heuristic, PlanError, PlannerKind, Waypoint, validate_path};
 
-use super::components::{AgentState, MoveOrder, NavAgent, TemporalPath};
+use super::components::{AgentState, MoveOrder, NavAgent, Retry, TemporalPath};
 use super::diagnostics::NavStats;
 use super::messages::{PathFailed, PathFound};
 use super::reservations::{Reservations, Reserved};
@@ -34,7 +34,9 @@ struct Request {
 struct Answer {
     entity: Entity,
     generation: u32,
-    result: Result<Vec<Cell>, PlanError>,
+    goal: Cell,
+    /// The cells, one per tick, and the jump points.
+    result: Result<(Vec<Cell>, Vec<Waypoint>), PlanError>,
 }
 
 struct Batch {
@@ -66,22 +68,42 @@ pub(crate) fn take_orders(
         agent.order_generation = agent.order_generation.wrapping_add(1);
         agent.wants_plan = true;
         agent.retry = None;
+        agent.failures_in_row = 0;
         *state = AgentState::Planning;
     }
 }
 
-/// Units without a path try again once their back-off has passed and the
-/// walls changed since.
+/// Units without a path try again once their back-off has passed (and, if
+/// walls cut the goal off, once the walls changed).
 pub(crate) fn retry_failed(world: Res<NavWorld>, mut agents: Query<&mut NavAgent>) {
     let revision = world.grid.walls().revision();
     for mut agent in &mut agents {
-        if let Some((at, seen)) = agent.retry
-            && world.tick >= at
-            && seen != revision
+        if let Some(retry) = agent.retry
+            && world.tick >= retry.at
+            && retry.after_walls_change != Some(revision)
         {
             agent.retry = None;
             agent.wants_plan = true;
         }
+    }
+}
+
+/// The walls' connected regions, recomputed when the walls changed and a
+/// failure needs explaining.
+#[derive(Resource, Default)]
+pub(crate) struct RegionCache(Option<Regions>);
+
+impl RegionCache {
+    /// True if no walk connects `from` and `to` on `walls`.
+    fn walled_off(&mut self, walls: &StaticGrid, from: Cell, to: Cell) -> bool {
+        if self
+            .0
+            .as_ref()
+            .is_none_or(|r| r.revision() != walls.revision())
+        {
+            self.0 = Some(Regions::of(walls));
+        }
+        !self.0.as_ref().is_some_and(|r| r.connected(from, to))
     }
 }
 
@@ -145,6 +167,9 @@ pub(crate) fn dispatch(
 }
 
 /// Plans `requests` in order on `grid`, each seeing the plans before it.
+/// Units that found no path try once more after the rest of the batch, which
+/// may have moved out of their way (a unit packed in a crowd that is sent
+/// off with it).
 fn plan_batch(
     mut grid: NavGrid,
     requests: Vec<Request>,
@@ -154,25 +179,40 @@ fn plan_batch(
     mut send: impl FnMut(Answer),
 ) {
     let mut planner = planner.build(heuristic);
-    for req in requests {
-        req.old.remove(&mut grid);
+    let mut plan = |req: &Request, grid: &mut NavGrid| {
+        req.old.remove(grid);
         let query = PathQuery::new(req.start, req.goal)
             .starting_at(start_tick)
             .with_policy(GoalPolicy::Stay);
-        let result = planner.plan(&grid, &query).map(|plan| plan.cells());
+        let result = planner
+            .plan(grid, &query)
+            .map(|plan| (plan.cells(), plan.waypoints));
         match &result {
-            Ok(cells) => Reserved::Path {
+            Ok((cells, _)) => Reserved::Path {
                 start: start_tick,
                 cells: cells.clone(),
             }
-            .apply(&mut grid),
-            Err(_) => req.old.apply(&mut grid),
+            .apply(grid),
+            Err(_) => req.old.apply(grid),
         }
-        send(Answer {
+        Answer {
             entity: req.entity,
             generation: req.generation,
+            goal: req.goal,
             result,
-        });
+        }
+    };
+    let mut failed = Vec::new();
+    for req in requests {
+        let answer = plan(&req, &mut grid);
+        if matches!(answer.result, Err(PlanError::Unreachable)) {
+            failed.push(req);
+        } else {
+            send(answer);
+        }
+    }
+    for req in failed {
+        send(plan(&req, &mut grid));
     }
 }
 
@@ -189,6 +229,7 @@ pub(crate) fn receive(
     mut found: MessageWriter<PathFound>,
     mut failed: MessageWriter<PathFailed>,
     mut stats: ResMut<NavStats>,
+    mut regions: ResMut<RegionCache>,
 ) {
     let due = in_flight
         .batch
@@ -216,7 +257,7 @@ pub(crate) fn receive(
             continue;
         };
         match answer.result {
-            Ok(cells) => {
+            Ok((cells, jump_points)) => {
                 old.remove(&mut world.grid);
                 let goal = cells[cells.len() - 1];
                 let query = PathQuery::new(cells[0], goal)
@@ -242,8 +283,10 @@ pub(crate) fn receive(
                 let temporal = TemporalPath {
                     start_tick: batch.start_tick,
                     cells,
+                    jump_points,
                 };
                 stats.record_plan(now.saturating_sub(agent.ordered_at));
+                agent.failures_in_row = 0;
                 found.write(PathFound {
                     entity: answer.entity,
                     arrival_tick: temporal.arrival_tick(),
@@ -254,7 +297,21 @@ pub(crate) fn receive(
             Err(reason) => {
                 stats.failures += 1;
                 *state = AgentState::NoPath;
-                agent.retry = Some((now + settings.retry_ticks, revision));
+                // Blocked by walls: wait for them to change. Blocked by units
+                // or scheduled blocks: try again later, backing off.
+                let walled = match reason {
+                    PlanError::OutOfBounds(_) => true,
+                    PlanError::Unreachable => {
+                        regions.walled_off(world.grid.walls(), agent.cell, answer.goal)
+                    }
+                    _ => false,
+                };
+                agent.failures_in_row = agent.failures_in_row.saturating_add(1);
+                let backoff = settings.retry_ticks << (agent.failures_in_row - 1).min(3);
+                agent.retry = Some(Retry {
+                    at: now + backoff,
+                    after_walls_change: walled.then_some(revision),
+                });
                 failed.write(PathFailed {
                     entity: answer.entity,
                     reason,

@@ -73,8 +73,9 @@ pub struct NavSettings {
     /// Nav ticks between dispatching a batch and applying its plans; plans
     /// start that many ticks later, so background tasks have that long.
     pub latency_ticks: Tick,
-    /// Nav ticks a unit without a path waits before retrying (when the walls
-    /// changed meanwhile).
+    /// Nav ticks a unit without a path waits before retrying, doubled for
+    /// each failure in a row up to 8 times (a unit whose goal is walled off
+    /// waits for the walls to change).
     pub retry_ticks: Tick,
     /// Nav ticks between rebuilds of the reservation table that drop what is
     /// in the past.
