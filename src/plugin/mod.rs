@@ -17,6 +17,8 @@
 //! ```
 
 mod components;
+#[cfg(feature = "debug")]
+mod debug;
 mod diagnostics;
 mod dispatch;
 mod drive;
@@ -34,6 +36,8 @@ pub use components::{
     AgentState, GridPos, MoveOrder, MovingHazard, NavAgent, NavBlocker, ScheduledBlock,
     TemporalPath,
 };
+#[cfg(feature = "debug")]
+pub use debug::{JpstDebugDraw, JpstDebugPlugin, JpstGizmos};
 pub use diagnostics::{JpstDiagnostics, NavStats};
 pub use messages::{Arrived, PathFailed, PathFound};
 #[cfg(feature = "tilemap")]
@@ -104,8 +108,9 @@ impl JpstPlugin {
         self
     }
 
-    /// Waits `ticks` nav ticks before a unit without a path retries (it
-    /// retries only if the walls changed meanwhile; default 16).
+    /// Waits `ticks` nav ticks before a unit without a path retries (default
+    /// 16), doubling after each failure in a row up to 8 times as long. A
+    /// unit whose goal is walled off retries only once the walls changed.
     pub fn with_patience(mut self, ticks: Tick) -> Self {
         self.settings.retry_ticks = ticks;
         self
@@ -126,6 +131,7 @@ impl Plugin for JpstPlugin {
             .init_resource::<reservations::Reservations>()
             .init_resource::<sync::BlockerIndex>()
             .init_resource::<dispatch::InFlight>()
+            .init_resource::<dispatch::RegionCache>()
             .init_resource::<NavLayout>()
             .init_resource::<NavStats>()
             .add_message::<PathFound>()
