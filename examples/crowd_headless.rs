@@ -14,7 +14,6 @@
 //! from the plans). Nav ticks run back to back, as fast as the machine
 //! allows, not at 64 per wall-clock second.
 
-use std::collections::HashMap;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -23,6 +22,10 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_jpst::grid::Cell;
 use bevy_jpst::io::read_map;
 use bevy_jpst::plugin::*;
+
+#[path = "shared/collisions.rs"]
+mod collisions;
+use collisions::{CollisionCountPlugin, Collisions};
 
 const TICKS_PER_SECOND: u32 = 64;
 
@@ -90,10 +93,15 @@ fn main() -> ExitCode {
     }
     let step = Duration::from_secs_f64(1.0 / TICKS_PER_SECOND as f64);
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, TransformPlugin, JpstPlugin::default()))
-        .insert_resource(Time::<Fixed>::from_duration(step))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(step))
-        .insert_resource(NavWorld::new(walls));
+    app.add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        JpstPlugin::default(),
+        CollisionCountPlugin,
+    ))
+    .insert_resource(Time::<Fixed>::from_duration(step))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(step))
+    .insert_resource(NavWorld::new(walls));
     app.update();
 
     let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
@@ -109,10 +117,8 @@ fn main() -> ExitCode {
         .map(|i| app.world_mut().spawn(NavAgent::at(free[i * stride])).id())
         .collect();
 
-    let mut collisions = 0usize;
     let mut micros = 0.0f64;
     let mut waited = 0.0f64;
-    let mut last: HashMap<Entity, Cell> = HashMap::new();
     let started = std::time::Instant::now();
     for t in 1..=args.ticks {
         for id in &units {
@@ -131,7 +137,7 @@ fn main() -> ExitCode {
         }
         micros += app.world().resource::<NavStats>().main_thread_micros;
         waited += app.world().resource::<NavStats>().wait_micros;
-        collisions += count_collisions(&mut app, &mut last);
+        let collisions = app.world().resource::<Collisions>().total;
         if t % TICKS_PER_SECOND == 0 {
             let s = app.world().resource::<NavStats>();
             println!(
@@ -148,6 +154,7 @@ fn main() -> ExitCode {
         }
     }
     let s = app.world().resource::<NavStats>();
+    let collisions = app.world().resource::<Collisions>().total;
     let seconds = args.ticks as f64 / TICKS_PER_SECOND as f64;
     println!(
         "ticks {} units {} plans_per_sec {:.1} latency_mean_ticks {:.2} latency_p99_ticks {:.0} main_thread_us_per_tick {:.1} wait_us_per_tick {:.1} collisions {} wall_seconds {:.1}",
@@ -165,32 +172,4 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
-}
-
-/// Vertex and swap conflicts between units since the previous call.
-fn count_collisions(app: &mut App, last: &mut HashMap<Entity, Cell>) -> usize {
-    let mut q = app.world_mut().query::<(Entity, &NavAgent)>();
-    let now: HashMap<Entity, Cell> = q.iter(app.world()).map(|(e, a)| (e, a.cell)).collect();
-    let mut hits = 0;
-    let mut at: HashMap<Cell, Entity> = HashMap::new();
-    for (e, c) in &now {
-        if at.insert(*c, *e).is_some() {
-            hits += 1;
-        }
-    }
-    for (e, c) in &now {
-        let Some(prev) = last.get(e) else { continue };
-        if prev == c {
-            continue;
-        }
-        // Someone who was on my new cell is now on my old one.
-        if let Some(other) = at.get(prev)
-            && e < other
-            && last.get(other) == Some(c)
-        {
-            hits += 1;
-        }
-    }
-    *last = now;
-    hits
 }
