@@ -4,7 +4,7 @@
 
 mod common;
 
-use bevy_jpst::search::{GoalPolicy, Query};
+use bevy_jpst::search::{GoalPolicy, PlanError, Query};
 use common::*;
 use proptest::prelude::*;
 
@@ -77,9 +77,23 @@ fn run(case: &Case, planners: &mut [Box<dyn bevy_jpst::search::Planner>]) {
     let q = Query::new(start, goal)
         .with_policy(policy)
         .starting_at(case.start_tick);
-    let _ = agree(planners, &w.grid, &q, &|| {
-        format!("{case:?}\n{}", w.description)
-    });
+    let context = || format!("{case:?}\n{}", w.description);
+    let answer = agree(planners, &w.grid, &q, &context);
+    // One case in four: a horizon just long enough keeps the answer, one
+    // tick shorter turns it into HorizonExceeded, in every planner.
+    if let Ok(cost) = answer
+        && cost > 0
+        && case.seed % 4 == 0
+    {
+        assert_eq!(
+            agree(planners, &w.grid, &q.with_horizon(cost), &context),
+            Ok(cost)
+        );
+        assert_eq!(
+            agree(planners, &w.grid, &q.with_horizon(cost - 1), &context),
+            Err(PlanError::HorizonExceeded { horizon: cost - 1 })
+        );
+    }
 }
 
 proptest! {

@@ -34,6 +34,15 @@ pub enum GridError {
     /// A tick that reaches [`FOREVER`](super::FOREVER) (`u32::MAX`), which is
     /// reserved for "never ends".
     TickOverflow,
+    /// The cell already holds [`NavGrid::max_blocks_per_cell`]
+    /// (super::NavGrid::max_blocks_per_cell) blocks; more would make every
+    /// later edit of it slow.
+    TooManyBlocks {
+        /// The cell.
+        cell: Cell,
+        /// The limit.
+        limit: usize,
+    },
 }
 
 impl std::fmt::Display for GridError {
@@ -55,6 +64,10 @@ impl std::fmt::Display for GridError {
                 write!(f, "block span {from}..{to} is empty (to must be > from)")
             }
             GridError::TickOverflow => write!(f, "tick too large (must stay below {})", u32::MAX),
+            GridError::TooManyBlocks { cell, limit } => write!(
+                f,
+                "cell ({cell}) already holds {limit} blocks, the limit per cell"
+            ),
         }
     }
 }

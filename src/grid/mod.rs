@@ -15,7 +15,7 @@ pub use bits::BitRows;
 pub use cell::{Cell, Dir, DirSet, FOREVER, Tick};
 pub use error::GridError;
 pub use interval::Interval;
-pub use nav_grid::NavGrid;
+pub use nav_grid::{DEFAULT_MAX_BLOCKS_PER_CELL, NavGrid};
 pub use regions::Regions;
 pub use spread::nearest_free_cells;
 pub use static_grid::{MAX_CELLS, MAX_SIDE, StaticGrid};

@@ -37,7 +37,11 @@ fn block_span(from: Tick, to: Option<Tick>) -> Result<Interval, GridError> {
 pub struct NavGrid {
     walls: Arc<StaticGrid>,
     obstacles: Arc<TemporalMap>,
+    max_blocks_per_cell: usize,
 }
+
+/// Default of [`NavGrid::max_blocks_per_cell`].
+pub const DEFAULT_MAX_BLOCKS_PER_CELL: usize = 1 << 16;
 
 impl NavGrid {
     /// A world with the given walls and no temporal obstacle.
@@ -46,6 +50,7 @@ impl NavGrid {
         Self {
             walls: Arc::new(walls),
             obstacles: Arc::new(obstacles),
+            max_blocks_per_cell: DEFAULT_MAX_BLOCKS_PER_CELL,
         }
     }
 
@@ -90,11 +95,38 @@ impl NavGrid {
         }
     }
 
+    /// The most blocks (block spans, and obstacles' stays) one cell may hold
+    /// at a time (default [`DEFAULT_MAX_BLOCKS_PER_CELL`]). Adding more
+    /// fails with [`GridError::TooManyBlocks`]; it bounds the memory and the
+    /// time of an edit whatever the input.
+    pub fn max_blocks_per_cell(&self) -> usize {
+        self.max_blocks_per_cell
+    }
+
+    /// Sets [`max_blocks_per_cell`](Self::max_blocks_per_cell) (at least 1).
+    pub fn set_max_blocks_per_cell(&mut self, limit: usize) {
+        self.max_blocks_per_cell = limit.max(1);
+    }
+
+    /// Fails if adding `extra` blocks to dense cell `index` would pass the
+    /// per-cell limit.
+    fn room_for(&self, index: usize, extra: usize) -> Result<(), GridError> {
+        let held = self.obstacles.blocked_intervals(index).len();
+        if held + extra > self.max_blocks_per_cell {
+            return Err(GridError::TooManyBlocks {
+                cell: self.walls.cell_at(index),
+                limit: self.max_blocks_per_cell,
+            });
+        }
+        Ok(())
+    }
+
     /// Blocks `cell` for the ticks `from <= t < to`; `to = None` blocks it for
     /// ever from `from` on.
     pub fn add_block(&mut self, cell: Cell, from: Tick, to: Option<Tick>) -> Result<(), GridError> {
         let index = self.index_of(cell)?;
         let span = block_span(from, to)?;
+        self.room_for(index, 1)?;
         self.obstacles_mut().block(index, span);
         Ok(())
     }
@@ -123,6 +155,11 @@ impl NavGrid {
         end: ObstacleEnd,
     ) -> Result<(), GridError> {
         let footprint = self.footprint(t0, cells, end)?;
+        let mut stays: Vec<usize> = footprint.stays.iter().map(|(c, _)| *c).collect();
+        stays.sort_unstable();
+        for run in stays.chunk_by(|a, b| a == b) {
+            self.room_for(run[0], run.len())?;
+        }
         let map = self.obstacles_mut();
         for (cell, span) in footprint.stays {
             map.block(cell, span);

@@ -219,6 +219,7 @@ impl Reader<'_, '_> {
             start_tick,
             policy,
             budget: None,
+            horizon: None,
         });
         Ok(())
     }

@@ -40,6 +40,7 @@ fn reason(error: &PlanError) -> Option<&'static str> {
         PlanError::StartBlocked => Some("start-blocked"),
         PlanError::OutOfBounds(_) => Some("out-of-bounds"),
         PlanError::BudgetExhausted { .. } => Some("budget"),
+        PlanError::HorizonExceeded { .. } => Some("horizon"),
     }
 }
 

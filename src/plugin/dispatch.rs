@@ -13,7 +13,7 @@ use crossbeam_channel::{Receiver, unbounded};
 
 use crate::grid::{Cell, NavGrid, Regions, StaticGrid, Tick};
 use crate::search::Query as PathQuery;
-use crate::search::{GoalPolicy, Heuristic, PlanError, PlannerKind, Waypoint, validate_path};
+use crate::search::{GoalPolicy, PlanError, Waypoint, validate_path};
 
 use super::components::{AgentState, MoveOrder, NavAgent, Retry, TemporalPath};
 use super::diagnostics::NavStats;
@@ -152,10 +152,10 @@ pub(crate) fn dispatch(
         });
     }
     let snapshot = world.grid.clone();
-    let (planner, heuristic) = (settings.planner, settings.heuristic);
+    let settings = *settings;
     let (sender, answers) = unbounded();
     let task = AsyncComputeTaskPool::get().spawn(async move {
-        plan_batch(snapshot, requests, start_tick, planner, heuristic, |a| {
+        plan_batch(snapshot, requests, start_tick, &settings, |a| {
             let _ = sender.send(a);
         });
     });
@@ -174,16 +174,17 @@ fn plan_batch(
     mut grid: NavGrid,
     requests: Vec<Request>,
     start_tick: Tick,
-    planner: PlannerKind,
-    heuristic: Heuristic,
+    settings: &NavSettings,
     mut send: impl FnMut(Answer),
 ) {
-    let mut planner = planner.build(heuristic);
+    let mut planner = settings.planner.build(settings.heuristic);
     let mut plan = |req: &Request, grid: &mut NavGrid| {
         req.old.remove(grid);
-        let query = PathQuery::new(req.start, req.goal)
+        let mut query = PathQuery::new(req.start, req.goal)
             .starting_at(start_tick)
             .with_policy(GoalPolicy::Stay);
+        query.budget = settings.query_budget;
+        query.horizon = settings.horizon;
         let result = planner
             .plan(grid, &query)
             .map(|plan| (plan.cells(), plan.waypoints));

@@ -116,6 +116,17 @@ impl JpstPlugin {
         self
     }
 
+    /// Caps every query at `expansions` node expansions (default 2,000,000)
+    /// and at arrivals `horizon` ticks after its start (default 65,536);
+    /// `None` lifts a cap. A query that hits one fails
+    /// ([`PathFailed`] with `BudgetExhausted` or `HorizonExceeded`) and the
+    /// unit retries after a back-off.
+    pub fn with_query_limits(mut self, expansions: Option<u64>, horizon: Option<Tick>) -> Self {
+        self.settings.query_budget = expansions;
+        self.settings.horizon = horizon;
+        self
+    }
+
     /// Plans with `planner` (default JPST) and `heuristic` (default
     /// Manhattan).
     pub fn with_planner(mut self, planner: PlannerKind, heuristic: Heuristic) -> Self {

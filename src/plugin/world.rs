@@ -84,6 +84,12 @@ pub struct NavSettings {
     pub planner: PlannerKind,
     /// The planner's heuristic.
     pub heuristic: Heuristic,
+    /// Most node expansions per query (`None`: no limit). A query that runs
+    /// out fails with `BudgetExhausted` and is retried after a back-off.
+    pub query_budget: Option<u64>,
+    /// Latest arrival a query may plan, in ticks after its start (`None`: no
+    /// limit); beyond it the query fails with `HorizonExceeded`.
+    pub horizon: Option<Tick>,
 }
 
 impl Default for NavSettings {
@@ -95,6 +101,8 @@ impl Default for NavSettings {
             compact_every: 64,
             planner: PlannerKind::Jpst,
             heuristic: Heuristic::Manhattan,
+            query_budget: Some(2_000_000),
+            horizon: Some(1 << 16),
         }
     }
 }

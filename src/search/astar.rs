@@ -93,6 +93,7 @@ fn search(
         }
         nodes[id].closed = true;
         let cell = node.cell as usize;
+        p.beyond_horizon(entry.f)?;
         if p.is_goal(cell, node.tick) {
             return Ok(path_to(&nodes, id, width));
         }

@@ -1,6 +1,6 @@
 //! Why a planner found no path.
 
-use crate::grid::Cell;
+use crate::grid::{Cell, Tick};
 
 /// A query that has no answer, or that the planner refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +17,13 @@ pub enum PlanError {
         /// Nodes expanded before giving up.
         expanded: u64,
     },
+    /// No path arrives within the query's time horizon (see
+    /// [`Query::with_horizon`](super::Query::with_horizon)); a longer one
+    /// may exist.
+    HorizonExceeded {
+        /// The horizon, in ticks after the start tick.
+        horizon: Tick,
+    },
 }
 
 impl std::fmt::Display for PlanError {
@@ -27,6 +34,9 @@ impl std::fmt::Display for PlanError {
             PlanError::OutOfBounds(c) => write!(f, "cell ({c}) is off the map"),
             PlanError::BudgetExhausted { expanded } => {
                 write!(f, "expansion budget exhausted after {expanded} expansions")
+            }
+            PlanError::HorizonExceeded { horizon } => {
+                write!(f, "no path arrives within the horizon of {horizon} ticks")
             }
         }
     }

@@ -22,6 +22,8 @@ pub(crate) struct Prepared {
     pub h: GoalDistance,
     /// Time spent building the heuristic table.
     pub heuristic_micros: u64,
+    /// The horizon and the last arrival tick it allows.
+    horizon: Option<(Tick, u64)>,
 }
 
 impl Prepared {
@@ -62,7 +64,21 @@ impl Prepared {
             goal_ready,
             h,
             heuristic_micros,
+            horizon: query
+                .horizon
+                .map(|t| (t, query.start_tick as u64 + t as u64)),
         })
+    }
+
+    /// The search must stop: the best node left in the open list, with
+    /// `f` (a lower bound on any arrival through it), arrives after the
+    /// horizon, and so would every node after it.
+    #[inline]
+    pub(crate) fn beyond_horizon(&self, f: u64) -> Result<(), PlanError> {
+        match self.horizon {
+            Some((horizon, last)) if f > last => Err(PlanError::HorizonExceeded { horizon }),
+            _ => Ok(()),
+        }
     }
 
     /// True if standing on dense cell `cell` at `tick` completes the query.

@@ -38,6 +38,9 @@ pub struct Query {
     pub policy: GoalPolicy,
     /// Give up after this many node expansions (`None`: no limit).
     pub budget: Option<u64>,
+    /// Give up on paths arriving more than this many ticks after
+    /// `start_tick` (`None`: no limit).
+    pub horizon: Option<Tick>,
 }
 
 impl Query {
@@ -50,6 +53,7 @@ impl Query {
             start_tick: 0,
             policy: GoalPolicy::Arrive,
             budget: None,
+            horizon: None,
         }
     }
 
@@ -68,6 +72,16 @@ impl Query {
     /// The same query limited to `expansions` node expansions.
     pub fn with_budget(mut self, expansions: u64) -> Self {
         self.budget = Some(expansions);
+        self
+    }
+
+    /// The same query limited to paths that arrive at most `ticks` ticks
+    /// after the start tick; planners answer
+    /// [`PlanError::HorizonExceeded`](super::PlanError::HorizonExceeded) as
+    /// soon as no shorter path can exist, so the limit also bounds their
+    /// work. It never changes a path that arrives in time.
+    pub fn with_horizon(mut self, ticks: Tick) -> Self {
+        self.horizon = Some(ticks);
         self
     }
 }

@@ -92,6 +92,7 @@ impl SippSearch {
             }
             self.nodes.nodes[id].done = DirSet::ALL;
             let cell = node.cell as usize;
+            p.beyond_horizon(entry.f)?;
             if p.is_goal(cell, node.g) {
                 return Ok(self.nodes.plan_to(id as u32, width));
             }

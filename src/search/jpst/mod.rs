@@ -135,6 +135,7 @@ impl JpstSearch {
             if node.g != entry.g || is_done(&node) {
                 continue;
             }
+            p.beyond_horizon(entry.f)?;
             if p.is_goal(node.cell as usize, node.g) {
                 return Ok(self.nodes.plan_to(id, width));
             }
