@@ -83,7 +83,7 @@ fn run(case: &Case, planners: &mut [Box<dyn bevy_jpst::search::Planner>]) {
     // tick shorter turns it into HorizonExceeded, in every planner.
     if let Ok(cost) = answer
         && cost > 0
-        && case.seed % 4 == 0
+        && case.seed.is_multiple_of(4)
     {
         assert_eq!(
             agree(planners, &w.grid, &q.with_horizon(cost), &context),
