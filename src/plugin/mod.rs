@@ -116,9 +116,10 @@ impl JpstPlugin {
         self
     }
 
-    /// Caps every query at `expansions` node expansions (default 2,000,000)
-    /// and at arrivals `horizon` ticks after its start (default 65,536);
-    /// `None` lifts a cap. A query that hits one fails
+    /// Caps every query at `expansions` node expansions (default 250,000,
+    /// tens of milliseconds; ordinary queries on 256 x 256 maps need a few
+    /// thousand) and at arrivals `horizon` ticks after its start (default
+    /// 65,536); `None` lifts a cap. A query that hits one fails
     /// ([`PathFailed`] with `BudgetExhausted` or `HorizonExceeded`) and the
     /// unit retries after a back-off.
     pub fn with_query_limits(mut self, expansions: Option<u64>, horizon: Option<Tick>) -> Self {

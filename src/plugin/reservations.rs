@@ -107,6 +107,8 @@ pub(crate) struct Reservations {
     pub blocks: HashMap<Entity, ScheduledBlock>,
     /// Moving hazards, per entity.
     pub hazards: HashMap<Entity, MovingHazard>,
+    /// The grid was replaced: write everything into it again.
+    pub reapply: bool,
 }
 
 impl Reservations {

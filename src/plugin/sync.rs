@@ -2,7 +2,7 @@
 //! scheduled blocks, moving hazards, units appearing and disappearing, and
 //! periodic pruning of the past.
 
-use bevy::platform::collections::HashMap;
+use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
 
 use crate::grid::{Cell, Tick};
@@ -17,6 +17,8 @@ use super::world::{NavSettings, NavWorld};
 pub(crate) struct BlockerIndex {
     by_entity: HashMap<Entity, Cell>,
     count: HashMap<Cell, u32>,
+    /// The grid was replaced: read every blocker again, not only changed ones.
+    resync: bool,
 }
 
 impl BlockerIndex {
@@ -45,10 +47,12 @@ impl BlockerIndex {
         }
     }
 
-    /// Forgets every blocker (the grid was replaced).
+    /// Forgets every blocker because the grid was replaced; the next sync
+    /// reads them all again.
     pub(crate) fn clear(&mut self) {
         self.by_entity.clear();
         self.count.clear();
+        self.resync = true;
     }
 }
 
@@ -81,6 +85,7 @@ pub(crate) fn sync_blockers(
     mut index: ResMut<BlockerIndex>,
     reservations: Res<Reservations>,
     changed: Query<(Entity, &GridPos), MovedBlocker>,
+    all: Query<(Entity, &GridPos), With<NavBlocker>>,
     mut removed: RemovedComponents<NavBlocker>,
     mut agents: Query<&mut NavAgent>,
 ) {
@@ -88,10 +93,35 @@ pub(crate) fn sync_blockers(
         index.remove(&mut world, entity);
     }
     let now = world.tick;
-    for (entity, pos) in &changed {
+    let resync = std::mem::take(&mut index.resync);
+    let blockers = if resync {
+        all.iter().collect::<Vec<_>>()
+    } else {
+        changed.iter().collect()
+    };
+    let mut walled = HashSet::new();
+    for (entity, pos) in blockers {
         index.remove(&mut world, entity);
         if index.add(&mut world, entity, pos.0) {
-            replan_touching(&reservations, &mut agents, pos.0, now, Tick::MAX);
+            walled.insert(pos.0);
+        }
+    }
+    if walled.is_empty() && !resync {
+        return;
+    }
+    // One pass over the committed paths for all of this tick's new walls
+    // (after a resync every wall is new: check paths against the walls).
+    let walls = world.grid.walls();
+    for (entity, reserved) in &reservations.units {
+        let Reserved::Path { start, cells } = reserved else {
+            continue;
+        };
+        let ahead = &cells[(now.saturating_sub(*start) as usize).min(cells.len() - 1)..];
+        let cut = ahead
+            .iter()
+            .any(|c| walled.contains(c) || (resync && !walls.is_passable(*c)));
+        if cut && let Ok(mut agent) = agents.get_mut(*entity) {
+            agent.wants_plan = true;
         }
     }
 }
@@ -184,14 +214,16 @@ pub(crate) fn sync_agents(
 }
 
 /// Every `compact_every` ticks, rebuilds the reservation table without the
-/// past, so memory stays flat however long the game runs.
+/// past, so memory stays flat however long the game runs; also right after
+/// the grid was replaced (a resized tilemap).
 pub(crate) fn compact(
     mut world: ResMut<NavWorld>,
     settings: Res<NavSettings>,
     mut reservations: ResMut<Reservations>,
 ) {
     let now = world.tick;
-    if settings.compact_every > 0 && now > 0 && now.is_multiple_of(settings.compact_every) {
+    let due = settings.compact_every > 0 && now > 0 && now.is_multiple_of(settings.compact_every);
+    if due || std::mem::take(&mut reservations.reapply) {
         reservations.rebuild(&mut world.grid, now);
     }
 }

@@ -13,6 +13,7 @@ use bevy_ecs_tilemap::prelude::*;
 use crate::grid::{Cell, StaticGrid};
 
 use super::components::{GridPos, NavBlocker};
+use super::reservations::Reservations;
 use super::sync::BlockerIndex;
 use super::world::{NavLayout, NavWorld};
 
@@ -45,6 +46,7 @@ pub(crate) fn mirror_tilemap(
     mut commands: Commands,
     world: Option<Res<NavWorld>>,
     mut index: ResMut<BlockerIndex>,
+    mut reservations: ResMut<Reservations>,
     maps: Query<MapParts<'_>, ChangedMap>,
 ) {
     let Some((size, global, transform, grid, tile, kind, anchor)) = maps.iter().next() else {
@@ -56,8 +58,14 @@ pub(crate) fn mirror_tilemap(
     if resized {
         match StaticGrid::open(size.x, size.y) {
             Ok(walls) => {
+                // Same clock; walls, units, blocks and hazards are written
+                // into the new grid during this tick's sync (cells off the
+                // new map are dropped, and units there cannot plan).
+                let mut fresh = NavWorld::new(walls);
+                fresh.tick = world.as_ref().map_or(0, |w| w.tick);
                 index.clear();
-                commands.insert_resource(NavWorld::new(walls));
+                reservations.reapply = world.is_some();
+                commands.insert_resource(fresh);
             }
             Err(e) => {
                 error!("bevy_jpst: cannot mirror tilemap: {e}");

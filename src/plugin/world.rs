@@ -101,7 +101,7 @@ impl Default for NavSettings {
             compact_every: 64,
             planner: PlannerKind::Jpst,
             heuristic: Heuristic::Manhattan,
-            query_budget: Some(2_000_000),
+            query_budget: Some(250_000),
             horizon: Some(1 << 16),
         }
     }
