@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Cell, Dir, StaticGrid};
+use super::{Cell, Dir, NavGrid, StaticGrid, Tick};
 
 /// Label of wall cells.
 const WALL: u32 = u32::MAX;
@@ -21,12 +21,37 @@ pub struct Regions {
 impl Regions {
     /// Labels the regions of `walls` (one pass over the grid).
     pub fn of(walls: &StaticGrid) -> Self {
+        Self::label(walls, |_| true)
+    }
+
+    /// Labels the regions of the cells of `grid` that can still be entered
+    /// at some tick from `tick` on: walls, and cells blocked from `tick` (or
+    /// earlier) for ever, such as the cells of units parked for good, do not
+    /// count, except the cells for which `keep(cell)` is true (units that are
+    /// about to move away). An agent starting at `tick` can only reach cells
+    /// of its own region, so a goal elsewhere is unreachable without any
+    /// search.
+    pub fn open_after(grid: &NavGrid, tick: Tick, mut keep: impl FnMut(Cell) -> bool) -> Self {
+        let walls = grid.walls();
+        let obstacles = grid.obstacles();
+        Self::label(walls, |cell| {
+            let still_open = obstacles
+                .safe_intervals(walls.index(cell))
+                .last()
+                .is_some_and(|iv| iv.end >= tick);
+            still_open || keep(cell)
+        })
+    }
+
+    /// Labels the regions of the walkable cells for which `open` is true.
+    fn label(walls: &StaticGrid, mut open: impl FnMut(Cell) -> bool) -> Self {
         let mut labels = vec![WALL; walls.cell_count()];
+        let mut usable = |cell: Cell| walls.is_passable(cell) && open(cell);
         let mut sizes = Vec::new();
         let mut queue = VecDeque::new();
         for start in 0..labels.len() {
             let cell = walls.cell_at(start);
-            if labels[start] != WALL || !walls.is_passable(cell) {
+            if labels[start] != WALL || !usable(cell) {
                 continue;
             }
             let label = sizes.len() as u32;
@@ -37,8 +62,9 @@ impl Regions {
                 size += 1;
                 for dir in Dir::ALL {
                     if let Some(n) = c.step(dir)
-                        && walls.is_passable(n)
+                        && walls.contains(n)
                         && labels[walls.index(n)] == WALL
+                        && usable(n)
                     {
                         labels[walls.index(n)] = label;
                         queue.push_back(n);
@@ -107,6 +133,20 @@ mod tests {
         assert_eq!(regions.region(Cell::new(0, 9)), None);
         assert_eq!(regions.size(0), 6);
         assert_eq!(regions.largest(), Some(0), "ties go to the first region");
+    }
+
+    #[test]
+    fn cells_blocked_for_good_split_regions_from_their_tick_on() {
+        let mut grid = NavGrid::new(StaticGrid::open(5, 1).unwrap());
+        grid.add_block(Cell::new(2, 0), 10, None).unwrap();
+        let (left, right) = (Cell::new(0, 0), Cell::new(4, 0));
+        assert!(Regions::open_after(&grid, 9, |_| false).connected(left, right));
+        assert!(!Regions::open_after(&grid, 10, |_| false).connected(left, right));
+        let kept = Regions::open_after(&grid, 10, |c| c == Cell::new(2, 0));
+        assert!(kept.connected(left, right));
+        // A block that ends is no wall.
+        grid.add_block(Cell::new(1, 0), 0, Some(50)).unwrap();
+        assert!(Regions::open_after(&grid, 9, |_| false).connected(left, right));
     }
 
     #[test]

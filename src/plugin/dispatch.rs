@@ -14,6 +14,7 @@ use crossbeam_channel::{Receiver, unbounded};
 use crate::grid::{Cell, NavGrid, Regions, StaticGrid, Tick};
 use crate::search::Query as PathQuery;
 use crate::search::{GoalPolicy, PlanError, Waypoint, validate_path};
+use bevy::platform::collections::HashSet;
 
 use super::components::{AgentState, MoveOrder, NavAgent, Retry, TemporalPath};
 use super::diagnostics::NavStats;
@@ -178,7 +179,28 @@ fn plan_batch(
     mut send: impl FnMut(Answer),
 ) {
     let mut planner = settings.planner.build(settings.heuristic);
-    let mut plan = |req: &Request, grid: &mut NavGrid| {
+    // Cells parked for good by units outside the batch are walls for every
+    // query in it: a goal cut off by them fails without a search (the
+    // expensive kind of failure, which explores all it can reach).
+    let leaving: HashSet<Cell> = requests.iter().map(|r| r.old.parked_cell()).collect();
+    let open = Regions::open_after(&grid, start_tick, |c| leaving.contains(&c));
+    let sealed = |req: &Request| {
+        let walls = grid.walls();
+        walls.contains(req.goal)
+            && walls.is_passable(req.goal)
+            && open.region(req.start).is_some()
+            && !open.connected(req.start, req.goal)
+    };
+    let sealed: Vec<bool> = requests.iter().map(sealed).collect();
+    let mut plan = |req: &Request, sealed: bool, grid: &mut NavGrid| {
+        if sealed {
+            return Answer {
+                entity: req.entity,
+                generation: req.generation,
+                goal: req.goal,
+                result: Err(PlanError::Unreachable),
+            };
+        }
         req.old.remove(grid);
         let mut query = PathQuery::new(req.start, req.goal)
             .starting_at(start_tick)
@@ -204,16 +226,16 @@ fn plan_batch(
         }
     };
     let mut failed = Vec::new();
-    for req in requests {
-        let answer = plan(&req, &mut grid);
-        if matches!(answer.result, Err(PlanError::Unreachable)) {
+    for (req, sealed) in requests.into_iter().zip(sealed) {
+        let answer = plan(&req, sealed, &mut grid);
+        if !sealed && matches!(answer.result, Err(PlanError::Unreachable)) {
             failed.push(req);
         } else {
             send(answer);
         }
     }
     for req in failed {
-        send(plan(&req, &mut grid));
+        send(plan(&req, false, &mut grid));
     }
 }
 

@@ -46,6 +46,14 @@ impl Reserved {
         };
     }
 
+    /// The cell where the unit ends up and stays for ever.
+    pub(crate) fn parked_cell(&self) -> Cell {
+        match self {
+            Reserved::Idle { cell, .. } => *cell,
+            Reserved::Path { cells, .. } => cells[cells.len() - 1],
+        }
+    }
+
     /// The unit's cell at `tick`.
     pub(crate) fn cell_at(&self, tick: Tick) -> Cell {
         match self {
