@@ -7,6 +7,7 @@
 //! applied exactly at that tick, waiting for the task if it is late, so the
 //! same inputs give the same trajectories whatever the thread count.
 
+use bevy::platform::collections::HashSet;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on};
 use crossbeam_channel::{Receiver, unbounded};
@@ -14,7 +15,6 @@ use crossbeam_channel::{Receiver, unbounded};
 use crate::grid::{Cell, NavGrid, Regions, StaticGrid, Tick};
 use crate::search::Query as PathQuery;
 use crate::search::{GoalPolicy, PlanError, Waypoint, validate_path};
-use bevy::platform::collections::HashSet;
 
 use super::components::{AgentState, MoveOrder, NavAgent, Retry, TemporalPath};
 use super::diagnostics::NavStats;
