@@ -67,9 +67,16 @@ impl GameMap {
         (Vec2::new(cell.x as f32, cell.y as f32) + 0.5 - size / 2.0) * TILE
     }
 
-    /// Where team `team` (0 or 1) gathers at start: the most open spot of
-    /// the main region in the left (or right) third of the map.
+    /// Where team `team` (0 or 1) gathers at start: [`spot`](Self::spot)
+    /// 0 (left) or 2 (right).
     pub fn base(&self, team: usize) -> Cell {
+        self.spot(2 * team)
+    }
+
+    /// Four gathering spots around the map, the most open place of the main
+    /// region in: 0 the left third, 1 the middle third's lower half, 2 the
+    /// right third, 3 the middle third's upper half.
+    pub fn spot(&self, k: usize) -> Cell {
         let (w, h) = (self.walls.width() as usize, self.walls.height() as usize);
         // Walkable cells of the main region in each (2R+1)-wide square, by
         // an integral image.
@@ -94,9 +101,14 @@ impl GameMap {
                 - sum[y0 * (w + 1) + x1]
                 - sum[y1 * (w + 1) + x0]
         };
-        let xs = if team == 0 { 0..w / 3 } else { w - w / 3..w };
+        let (xs, ys) = match k % 4 {
+            0 => (0..w / 3, 0..h),
+            1 => (w / 3..w - w / 3, 0..h / 2),
+            2 => (w - w / 3..w, 0..h),
+            _ => (w / 3..w - w / 3, h / 2..h),
+        };
         let best = xs
-            .flat_map(|x| (0..h).map(move |y| (x, y)))
+            .flat_map(|x| ys.clone().map(move |y| (x, y)))
             .filter(|&(x, y)| self.is_main_region(Cell::new(x as u32, y as u32)))
             .max_by_key(|&(x, y)| {
                 (

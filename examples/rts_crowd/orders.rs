@@ -134,42 +134,57 @@ fn order_selection(
     let all = units
         .iter()
         .map(|(e, agent, state, order, _)| (e, agent.cell, *state, order.map(|o| o.goal)));
-    for (entity, goal) in assign_goals(&world, &gates, &group, target, all) {
+    // Goals never go where a unit stands, even one of the group: two units
+    // ordered onto each other's cells would wait for each other for ever.
+    let mut blocked = blocked_cells(&gates, all, &HashSet::new());
+    for (entity, goal) in assign_goals(&world, &mut blocked, &group, target) {
         commands.entity(entity).insert(MoveOrder { goal });
     }
 }
 
-/// Gives each unit of `group` its own goal cell near `target`: the free
-/// cells nearest to it on foot, skipping gates, other units' goals and cells
-/// where any unit stands still (its reservation holds the cell until it
-/// leaves). The unit nearest the target gets the innermost goal, so the
-/// first to arrive do not block the rest.
-pub fn assign_goals(
-    world: &NavWorld,
+/// Cells no new goal may use: gates, cells where units that stay put stand
+/// (their reservation holds the cell until they leave) and the goals of
+/// units on their way. Units in `leaving`, about to get new orders, count
+/// for neither.
+pub fn blocked_cells(
     gates: &Gates,
-    group: &[(Entity, Cell)],
-    target: Cell,
     units: impl Iterator<Item = (Entity, Cell, AgentState, Option<Cell>)>,
-) -> Vec<(Entity, Cell)> {
-    let mut taken: HashSet<Cell> = gates.cells.clone();
-    let members: HashSet<Entity> = group.iter().map(|(e, _)| *e).collect();
+    leaving: &HashSet<Entity>,
+) -> HashSet<Cell> {
+    let mut blocked: HashSet<Cell> = gates.cells.clone();
     for (entity, cell, state, goal) in units {
+        if leaving.contains(&entity) {
+            continue;
+        }
         if matches!(
             state,
             AgentState::Idle | AgentState::Arrived | AgentState::NoPath | AgentState::Waiting
         ) {
-            taken.insert(cell);
+            blocked.insert(cell);
         }
         if let Some(goal) = goal
             && state != AgentState::NoPath
-            && !members.contains(&entity)
         {
-            taken.insert(goal);
+            blocked.insert(goal);
         }
     }
+    blocked
+}
+
+/// Gives each unit of `group` its own goal cell near `target`: the cells
+/// nearest to it on foot that are not `blocked` (the chosen goals are added
+/// to it). The unit nearest the target gets the innermost goal, so the
+/// first to arrive do not block the rest.
+pub fn assign_goals(
+    world: &NavWorld,
+    blocked: &mut HashSet<Cell>,
+    group: &[(Entity, Cell)],
+    target: Cell,
+) -> Vec<(Entity, Cell)> {
     let goals = nearest_free_cells(world.grid.walls(), target, group.len(), |c| {
-        !taken.contains(&c)
+        !blocked.contains(&c)
     });
+    blocked.extend(goals.iter().copied());
     let mut by_distance = group.to_vec();
     by_distance.sort_by_key(|(e, c)| (c.manhattan(target), *e));
     by_distance

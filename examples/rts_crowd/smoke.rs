@@ -3,6 +3,7 @@
 //! way, saves a screenshot after N frames and exits with status 0, or 1 on
 //! any collision or a missing screenshot.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -14,7 +15,7 @@ use bevy_jpst::plugin::{AgentState, MoveOrder, NavAgent, NavStats, NavWorld, Pat
 use crate::collisions::Collisions;
 use crate::gates::Gates;
 use crate::map::GameMap;
-use crate::orders::assign_goals;
+use crate::orders::{assign_goals, blocked_cells};
 use crate::units::{Selected, Team};
 use crate::wall_paint::PaintWall;
 
@@ -74,8 +75,7 @@ impl Plugin for SmokePlugin {
     }
 }
 
-/// Every `ROUND` ticks, sends each team to the other team's base, and
-/// back: the two crowds cross each other.
+/// Every `ROUND` ticks, sends each team to its next spot.
 fn auto_orders(
     mut commands: Commands,
     mut smoke: ResMut<Smoke>,
@@ -92,19 +92,21 @@ fn auto_orders(
     }
     smoke.next_round = world.tick + ROUND;
     smoke.round += 1;
-    let targets = [map.base(1), map.base(0)];
-    let flip = smoke.round.is_multiple_of(2);
+    // The teams tour four spots in step, two spots apart, so each goes
+    // where nobody stands and their paths cross.
+    let round = smoke.round as usize;
+    let all = units
+        .iter()
+        .map(|(e, a, s, o, _)| (e, a.cell, *s, o.map(|o| o.goal)));
+    let mut blocked = blocked_cells(&gates, all, &HashSet::new());
     for team in 0..2 {
         let group: Vec<(Entity, Cell)> = units
             .iter()
             .filter(|u| u.4.0 == team)
             .map(|(e, a, ..)| (e, a.cell))
             .collect();
-        let all = units
-            .iter()
-            .map(|(e, a, s, o, _)| (e, a.cell, *s, o.map(|o| o.goal)));
-        let target = targets[team ^ flip as usize];
-        for (entity, goal) in assign_goals(&world, &gates, &group, target, all) {
+        let target = map.spot(round + 2 * team);
+        for (entity, goal) in assign_goals(&world, &mut blocked, &group, target) {
             commands.entity(entity).insert(MoveOrder { goal });
         }
     }
