@@ -53,7 +53,8 @@ pub struct Obstacle {
 pub struct Instance {
     /// The map file as written in the instance (relative to the instance
     /// file's folder unless absolute). It must not be empty nor contain
-    /// spaces or tabs, or [`to_text`](Instance::to_text) cannot write it back.
+    /// spaces, tabs or carriage returns, or [`to_text`](Instance::to_text)
+    /// cannot write it back (the reader refuses such names).
     pub map: String,
     /// Scheduled blocks, in file order.
     pub blocks: Vec<Block>,

@@ -114,6 +114,11 @@ impl Reader<'_, '_> {
         }
         fields.expect_count(2, 2, "map <file>")?;
         let map = fields.get(1).unwrap_or_default();
+        // A name ending in `\r` would not survive `Instance::to_text`: the
+        // reader takes `\r\n` as a line ending.
+        if map.contains('\r') {
+            return Err(fields.error("map file name contains a carriage return"));
+        }
         let walls = (self.load_map)(map).map_err(|inner| self.map_error(fields.line(), inner))?;
         self.world = Some(World {
             map: map.to_string(),
@@ -336,6 +341,8 @@ mod tests {
         assert_eq!(error_line("jpst-instance 1\n#\nblock 0 0 0 1\n"), 3);
         assert_eq!(error_line("jpst-instance 1\nmap\n"), 2);
         assert_eq!(error_line("jpst-instance 1\nmap m.map extra\n"), 2);
+        assert_eq!(error_line("jpst-instance 1\nmap m.map\r\r"), 2);
+        assert_eq!(error_line("jpst-instance 1\nmap m.map\r\t\n"), 2);
     }
 
     #[test]

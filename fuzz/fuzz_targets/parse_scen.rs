@@ -1,0 +1,10 @@
+//! Arbitrary bytes through the scen reader: see `check_scen` in
+//! `tests/fuzz_checks/mod.rs` for what must hold.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "../../tests/fuzz_checks/mod.rs"]
+mod fuzz_checks;
+
+fuzz_target!(|data: &[u8]| fuzz_checks::check_scen(data));
