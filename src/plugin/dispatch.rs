@@ -179,28 +179,7 @@ fn plan_batch(
     mut send: impl FnMut(Answer),
 ) {
     let mut planner = settings.planner.build(settings.heuristic);
-    // Cells parked for good by units outside the batch are walls for every
-    // query in it: a goal cut off by them fails without a search (the
-    // expensive kind of failure, which explores all it can reach).
-    let leaving: HashSet<Cell> = requests.iter().map(|r| r.old.parked_cell()).collect();
-    let open = Regions::open_after(&grid, start_tick, |c| leaving.contains(&c));
-    let sealed = |req: &Request| {
-        let walls = grid.walls();
-        walls.contains(req.goal)
-            && walls.is_passable(req.goal)
-            && open.region(req.start).is_some()
-            && !open.connected(req.start, req.goal)
-    };
-    let sealed: Vec<bool> = requests.iter().map(sealed).collect();
-    let mut plan = |req: &Request, sealed: bool, grid: &mut NavGrid| {
-        if sealed {
-            return Answer {
-                entity: req.entity,
-                generation: req.generation,
-                goal: req.goal,
-                result: Err(PlanError::Unreachable),
-            };
-        }
+    let mut plan = |req: &Request, grid: &mut NavGrid| {
         req.old.remove(grid);
         let mut query = PathQuery::new(req.start, req.goal)
             .starting_at(start_tick)
@@ -225,17 +204,44 @@ fn plan_batch(
             result,
         }
     };
+    // After the first failure, cells parked for good by units outside the
+    // batch count as walls: a goal they cut off fails without a search (the
+    // expensive kind of failure, which explores all it can reach). Labelled
+    // only then, so batches that all succeed never pay for it.
+    let leaving: HashSet<Cell> = requests.iter().map(|r| r.old.parked_cell()).collect();
+    let mut open: Option<Regions> = None;
     let mut failed = Vec::new();
-    for (req, sealed) in requests.into_iter().zip(sealed) {
-        let answer = plan(&req, sealed, &mut grid);
-        if !sealed && matches!(answer.result, Err(PlanError::Unreachable)) {
+    for req in requests {
+        let sealed = open.as_ref().is_some_and(|open| {
+            let walls = grid.walls();
+            walls.contains(req.goal)
+                && walls.is_passable(req.goal)
+                && open.region(req.start).is_some()
+                && !open.connected(req.start, req.goal)
+        });
+        if sealed {
+            send(Answer {
+                entity: req.entity,
+                generation: req.generation,
+                goal: req.goal,
+                result: Err(PlanError::Unreachable),
+            });
+            continue;
+        }
+        let answer = plan(&req, &mut grid);
+        if matches!(answer.result, Err(PlanError::Unreachable)) {
+            if open.is_none() {
+                open = Some(Regions::open_after(&grid, start_tick, |c| {
+                    leaving.contains(&c)
+                }));
+            }
             failed.push(req);
         } else {
             send(answer);
         }
     }
     for req in failed {
-        send(plan(&req, false, &mut grid));
+        send(plan(&req, &mut grid));
     }
 }
 
