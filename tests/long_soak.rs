@@ -18,7 +18,7 @@ use bevy::prelude::*;
 use bevy_jpst::grid::Cell;
 use bevy_jpst::io::read_map;
 use bevy_jpst::plugin::*;
-use plugin_common::{nav_tick, state, test_app, tick};
+use plugin_common::{collisions, nav_tick, positions, state, test_app, tick};
 
 /// Longest a unit may stay in `Planning`, in nav ticks: a full queue of
 /// 2,000 orders drains in 8 ticks at the default budget of 256 per tick.
@@ -43,28 +43,6 @@ fn memory_mib() -> (f64, f64) {
             .map_or(0.0, |kb| kb / 1024.0)
     };
     (field("VmRSS:"), field("VmHWM:"))
-}
-
-/// Vertex and swap conflicts between two ticks' positions.
-fn conflicts(before: &HashMap<Entity, Cell>, after: &HashMap<Entity, Cell>) -> usize {
-    let mut at: HashMap<Cell, Entity> = HashMap::with_capacity(after.len());
-    let mut hits = 0;
-    for (e, c) in after {
-        if at.insert(*c, *e).is_some() {
-            hits += 1;
-        }
-    }
-    for (e, c) in after {
-        if let Some(prev) = before.get(e)
-            && prev != c
-            && let Some(other) = at.get(prev)
-            && e < other
-            && before.get(other) == Some(c)
-        {
-            hits += 1;
-        }
-    }
-    hits
 }
 
 #[test]
@@ -96,10 +74,6 @@ fn soak_berlin_many_units_random_orders_and_wall_edits() {
     let mut longest_planning = 0;
     let mut hits = 0;
     let mut warm = (0.0, 0.0);
-    let positions = |app: &mut App| -> HashMap<Entity, Cell> {
-        let mut q = app.world_mut().query::<(Entity, &NavAgent)>();
-        q.iter(app.world()).map(|(e, a)| (e, a.cell)).collect()
-    };
     let mut before = positions(&mut app);
     let started = std::time::Instant::now();
     for t in 1..=ticks {
@@ -119,7 +93,7 @@ fn soak_berlin_many_units_random_orders_and_wall_edits() {
         if t.is_multiple_of(25) {
             if painted.len() < 40 && pick(3) > 0 {
                 let cell = free[pick(free.len())];
-                if !before.values().any(|c| *c == cell) {
+                if !before.iter().any(|(_, c)| *c == cell) {
                     painted.push(app.world_mut().spawn((NavBlocker, GridPos(cell))).id());
                 }
             } else if !painted.is_empty() {
@@ -129,7 +103,7 @@ fn soak_berlin_many_units_random_orders_and_wall_edits() {
         }
         tick(&mut app);
         let after = positions(&mut app);
-        hits += conflicts(&before, &after);
+        hits += collisions(&before, &after);
         before = after;
         let now = nav_tick(&app);
         for id in &ids {

@@ -60,28 +60,27 @@ pub fn positions(app: &mut App) -> Vec<(Entity, Cell)> {
     v
 }
 
-/// Vertex and swap conflicts between two consecutive snapshots of positions.
+/// Vertex and swap conflicts between two consecutive snapshots of positions
+/// (linear in the number of units, so long soaks can afford it every tick).
 pub fn collisions(before: &[(Entity, Cell)], after: &[(Entity, Cell)]) -> usize {
+    use std::collections::HashMap;
+    let prev: HashMap<Entity, Cell> = before.iter().copied().collect();
+    let mut at: HashMap<Cell, Entity> = HashMap::with_capacity(after.len());
     let mut count = 0;
-    let mut seen = std::collections::HashMap::new();
     for (e, c) in after {
-        if let Some(other) = seen.insert(*c, *e) {
-            let _ = other;
+        if at.insert(*c, *e).is_some() {
             count += 1;
         }
     }
-    let prev: std::collections::HashMap<Entity, Cell> = before.iter().copied().collect();
-    let now: std::collections::HashMap<Entity, Cell> = after.iter().copied().collect();
-    for (a, a_now) in &now {
-        for (b, b_now) in &now {
-            if a < b
-                && let (Some(a_prev), Some(b_prev)) = (prev.get(a), prev.get(b))
-                && a_prev != a_now
-                && a_prev == b_now
-                && b_prev == a_now
-            {
-                count += 1;
-            }
+    for (e, c) in after {
+        // Someone who stood on my new cell now stands on my old one.
+        if let Some(old) = prev.get(e)
+            && old != c
+            && let Some(other) = at.get(old)
+            && e < other
+            && prev.get(other) == Some(c)
+        {
+            count += 1;
         }
     }
     count
