@@ -4,9 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use bevy_jpst::grid::{Cell, NavGrid, ObstacleEnd, StaticGrid};
+use bevy_jpst::grid::{Cell, MapLimits, NavGrid, ObstacleEnd, StaticGrid};
 use bevy_jpst::io::{
-    Block, FormatError, Instance, Obstacle, parse_map, parse_scen, read_map, read_scen,
+    Block, FormatError, Instance, Obstacle, parse_map, parse_map_within, parse_scen, read_map,
+    read_scen,
 };
 use bevy_jpst::search::{GoalPolicy, Query};
 use proptest::prelude::*;
@@ -268,6 +269,27 @@ fn absurd_map_headers_are_refused_before_allocating() {
     )
     .unwrap_err();
     assert_eq!(e.line, 3, "{e}");
+}
+
+#[test]
+fn maps_over_the_configured_limits_are_refused_with_the_limit_named() {
+    let text = "type octile\nheight 5000\nwidth 10\nmap\n";
+    let e = parse_map(text, "tall.map").unwrap_err();
+    assert_eq!(e.line, 3, "{e}");
+    assert!(
+        e.message.contains("over the map limit: at most 4096x4096"),
+        "{e}"
+    );
+    let small = MapLimits::new(8, 8, 64);
+    let e = parse_map_within("type octile\nheight 3\nwidth 9\nmap\n", "w.map", &small).unwrap_err();
+    assert!(e.message.contains("at most 8x8 and 64 cells"), "{e}");
+    let grid = parse_map_within(
+        "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n",
+        "ok",
+        &small,
+    )
+    .unwrap();
+    assert_eq!((grid.width(), grid.height()), (3, 2));
 }
 
 #[test]

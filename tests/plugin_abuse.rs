@@ -5,7 +5,7 @@
 mod plugin_common;
 
 use bevy::prelude::*;
-use bevy_jpst::grid::{Cell, StaticGrid};
+use bevy_jpst::grid::{Cell, MapLimits, StaticGrid};
 use bevy_jpst::plugin::*;
 use bevy_jpst::search::PlanError;
 use plugin_common::*;
@@ -195,5 +195,23 @@ mod tilemap {
             Cell::new(9, 2)
         );
         assert_eq!(state(&app, a), AgentState::NoPath, "off the map now");
+    }
+
+    #[test]
+    fn a_tilemap_over_the_map_limits_is_refused_and_the_old_grid_stays() {
+        let mut app = test_app(StaticGrid::open(1, 1).unwrap());
+        app.world_mut().resource_mut::<NavSettings>().map_limits = MapLimits::new(12, 12, 100);
+        let tilemap = map(&mut app, 10, 6);
+        tick(&mut app);
+        let a = unit(&mut app, (0, 2), (9, 2));
+        tick(&mut app);
+        // 12 x 9 is within both sides but over 100 cells.
+        app.world_mut()
+            .entity_mut(tilemap)
+            .insert(TilemapSize { x: 12, y: 9 });
+        run_checked(&mut app, 20);
+        let world = app.world().resource::<NavWorld>();
+        assert_eq!((world.grid.width(), world.grid.height()), (10, 6));
+        assert_eq!(state(&app, a), AgentState::Arrived);
     }
 }

@@ -14,6 +14,17 @@ pub enum GridError {
         /// Requested height in cells.
         height: u64,
     },
+    /// The map would have `width x height` cells, more than the
+    /// [`MapLimits`](super::MapLimits) in force allow (raise them if the
+    /// map is trusted).
+    MapTooLarge {
+        /// Requested width in cells.
+        width: u64,
+        /// Requested height in cells.
+        height: u64,
+        /// The limits it broke.
+        limits: super::MapLimits,
+    },
     /// A cell outside the map.
     OutOfBounds(Cell),
     /// Two consecutive cells of an obstacle's trajectory are neither equal
@@ -53,6 +64,16 @@ impl std::fmt::Display for GridError {
                 "map size {width}x{height} is not supported (each side 1..={}, at most {} cells)",
                 super::MAX_SIDE,
                 super::MAX_CELLS
+            ),
+            GridError::MapTooLarge {
+                width,
+                height,
+                limits,
+            } => write!(
+                f,
+                "map size {width}x{height} is over the map limit: at most {}x{} and {} cells \
+                 (MapLimits)",
+                limits.max_width, limits.max_height, limits.max_cells
             ),
             GridError::OutOfBounds(c) => write!(f, "cell ({c}) is off the map"),
             GridError::NotAdjacent { step } => write!(

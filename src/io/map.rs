@@ -17,25 +17,40 @@ use std::path::Path;
 
 use super::error::FormatError;
 use super::fields::{Fields, is_blank, numbered_lines};
-use crate::grid::StaticGrid;
+use crate::grid::{MapLimits, StaticGrid};
 
-/// Reads a MovingAI `.map` file. Errors name the file (as `path` displays)
-/// and the line.
+/// Reads a MovingAI `.map` file within the default [`MapLimits`]. Errors
+/// name the file (as `path` displays) and the line.
 pub fn read_map(path: &Path) -> Result<StaticGrid, FormatError> {
+    read_map_within(path, &MapLimits::default())
+}
+
+/// Reads a MovingAI `.map` file, refusing maps over `limits`.
+pub fn read_map_within(path: &Path, limits: &MapLimits) -> Result<StaticGrid, FormatError> {
     let source = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|e| FormatError::whole_file(&source, format!("cannot read map: {e}")))?;
-    parse_map(&text, &source)
+    parse_map_within(&text, &source, limits)
 }
 
-/// Parses the text of a MovingAI `.map` file; `source` names it in errors.
+/// Parses the text of a MovingAI `.map` file within the default
+/// [`MapLimits`]; `source` names it in errors.
 ///
 /// Accepts LF or CRLF line endings, a missing final newline and blank lines
-/// after the last row. The declared size is checked against
-/// [`StaticGrid::check_size`] before anything is allocated for it.
+/// after the last row. The declared size is checked against the limits
+/// before anything is allocated for it.
 pub fn parse_map(text: &str, source: &str) -> Result<StaticGrid, FormatError> {
+    parse_map_within(text, source, &MapLimits::default())
+}
+
+/// Parses the text of a MovingAI `.map` file, refusing maps over `limits`.
+pub fn parse_map_within(
+    text: &str,
+    source: &str,
+    limits: &MapLimits,
+) -> Result<StaticGrid, FormatError> {
     let mut lines = numbered_lines(text);
-    let header = Header::parse(&mut lines, source)?;
+    let header = Header::parse(&mut lines, source, limits)?;
     let mut rows: Vec<Cow<'_, [u8]>> = Vec::with_capacity(header.height as usize);
     let mut last_line = header.map_line;
     while rows.len() < header.height as usize {
@@ -114,6 +129,7 @@ impl Header {
     fn parse<'a>(
         lines: &mut impl Iterator<Item = (usize, &'a str)>,
         source: &str,
+        limits: &MapLimits,
     ) -> Result<Self, FormatError> {
         let mut next = |expected: &str, line: usize| {
             lines.next().ok_or_else(|| {
@@ -151,7 +167,8 @@ impl Header {
             *slot = Some(fields.u64(1, fields.get(0).unwrap_or_default())?);
         }
         let (width, height) = (width.unwrap_or(0), height.unwrap_or(0));
-        StaticGrid::check_size(width, height)
+        limits
+            .check(width, height)
             .map_err(|e| FormatError::new(source, last, e.to_string()))?;
 
         let (map_line, text) = next("map", last + 1)?;
@@ -162,7 +179,7 @@ impl Header {
                 format!("expected `map`, found `{text}`"),
             ));
         }
-        // check_size bounds both sides by MAX_SIDE, so they fit in u32.
+        // The limits bound both sides by MAX_SIDE, so they fit in u32.
         Ok(Self {
             width: width as u32,
             height: height as u32,

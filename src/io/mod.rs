@@ -17,7 +17,7 @@ mod solve;
 
 pub use error::FormatError;
 pub use instance::{Block, INSTANCE_HEADER, Instance, Obstacle};
-pub use map::{parse_map, read_map};
+pub use map::{parse_map, parse_map_within, read_map, read_map_within};
 pub use prioritised::{PrioritisedWorkload, prioritised_instance, prioritised_obstacles};
 pub use scen::{ScenarioEntry, parse_scen, read_scen};
 pub use solution::{SolutionLine, answer_line, parse_solution, path_line};

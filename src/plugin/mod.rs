@@ -44,7 +44,7 @@ pub use messages::{Arrived, PathFailed, PathFound};
 pub use tilemap::NavTilemap;
 pub use world::{NavLayout, NavSettings, NavWorld};
 
-use crate::grid::Tick;
+use crate::grid::{MapLimits, Tick};
 use crate::search::{Heuristic, PlannerKind};
 
 /// The plugin's stages, chained in this order in the nav schedule (default
@@ -125,6 +125,14 @@ impl JpstPlugin {
     pub fn with_query_limits(mut self, expansions: Option<u64>, horizon: Option<Tick>) -> Self {
         self.settings.query_budget = expansions;
         self.settings.horizon = horizon;
+        self
+    }
+
+    /// Refuses to mirror tilemaps larger than `limits` (default
+    /// [`MapLimits::default`], 4096 x 4096): the error is logged and the
+    /// previous grid, if any, stays in use.
+    pub fn with_map_limits(mut self, limits: MapLimits) -> Self {
+        self.settings.map_limits = limits;
         self
     }
 

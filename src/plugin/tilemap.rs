@@ -15,7 +15,7 @@ use crate::grid::{Cell, StaticGrid};
 use super::components::{GridPos, NavBlocker};
 use super::reservations::Reservations;
 use super::sync::BlockerIndex;
-use super::world::{NavLayout, NavWorld};
+use super::world::{NavLayout, NavSettings, NavWorld};
 
 /// Marks the tilemap whose tiles units walk on.
 #[derive(Component, Clone, Copy, Debug, Default)]
@@ -48,6 +48,7 @@ pub(crate) fn mirror_tilemap(
     mut index: ResMut<BlockerIndex>,
     mut reservations: ResMut<Reservations>,
     maps: Query<MapParts<'_>, ChangedMap>,
+    settings: Res<NavSettings>,
 ) {
     let Some((size, global, transform, grid, tile, kind, anchor)) = maps.iter().next() else {
         return;
@@ -56,7 +57,8 @@ pub(crate) fn mirror_tilemap(
         .as_ref()
         .is_none_or(|w| w.grid.width() != size.x || w.grid.height() != size.y);
     if resized {
-        match StaticGrid::open(size.x, size.y) {
+        let fits = settings.map_limits.check(size.x as u64, size.y as u64);
+        match fits.and_then(|()| StaticGrid::open(size.x, size.y)) {
             Ok(walls) => {
                 // Same clock; walls, units, blocks and hazards are written
                 // into the new grid during this tick's sync (cells off the

@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use crate::grid::{Cell, NavGrid, StaticGrid, Tick};
+use crate::grid::{Cell, MapLimits, NavGrid, StaticGrid, Tick};
 use crate::search::{Heuristic, PlannerKind};
 
 /// The grid every unit plans on, and the nav clock.
@@ -90,6 +90,9 @@ pub struct NavSettings {
     /// Latest arrival a query may plan, in ticks after its start (`None`: no
     /// limit); beyond it the query fails with `HorizonExceeded`.
     pub horizon: Option<Tick>,
+    /// Largest tilemap mirrored; a bigger one is refused with an error in
+    /// the log and the previous grid (if any) stays.
+    pub map_limits: MapLimits,
 }
 
 impl Default for NavSettings {
@@ -103,6 +106,7 @@ impl Default for NavSettings {
             heuristic: Heuristic::Manhattan,
             query_budget: Some(250_000),
             horizon: Some(1 << 16),
+            map_limits: MapLimits::default(),
         }
     }
 }
