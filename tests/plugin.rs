@@ -340,3 +340,43 @@ fn a_new_wall_replans_exactly_the_units_whose_path_it_cuts() {
     );
     assert_eq!(state(&app, a), AgentState::Arrived);
 }
+
+#[test]
+fn a_unit_stopped_by_a_wall_resumes_its_old_path_when_the_wall_goes_first() {
+    let mut app = test_app(open(12, 1));
+    // Slow planning, so the wall is gone long before a new plan could land.
+    app.world_mut().resource_mut::<NavSettings>().latency_ticks = 8;
+    app.init_resource::<Failures>()
+        .add_systems(Update, count_failures);
+    let unit = unit(&mut app, (0, 0), (11, 0));
+    let cell = |app: &App| app.world().get::<NavAgent>(unit).unwrap().cell;
+    run_until(&mut app, 30, |app| cell(app) == Cell::new(2, 0));
+    let wall = app
+        .world_mut()
+        .spawn((NavBlocker, GridPos(Cell::new(5, 0))))
+        .id();
+    run_until(&mut app, 10, |app| state(app, unit) != AgentState::Moving);
+    assert_eq!(cell(&app), Cell::new(4, 0), "stopped in front of the wall");
+    tick(&mut app);
+    app.world_mut().despawn(wall);
+    let removed_at = nav_tick(&app);
+    run_until(&mut app, 40, |app| state(app, unit) == AgentState::Arrived);
+    assert_eq!(state(&app, unit), AgentState::Arrived);
+    assert_eq!(cell(&app), Cell::new(11, 0));
+    let path = app.world().get::<TemporalPath>(unit).unwrap();
+    assert_eq!(
+        path.cells.first(),
+        Some(&Cell::new(4, 0)),
+        "the old path, resumed"
+    );
+    assert_eq!(path.arrival_tick(), nav_tick(&app));
+    // Going on at once, not when a new plan lands (8 ticks or more later).
+    assert!(path.start_tick <= removed_at + 1, "{path:?} {removed_at}");
+    // The replan asked for while the wall stood (it would have failed: the
+    // corridor was cut) was dropped.
+    for _ in 0..12 {
+        tick(&mut app);
+    }
+    assert_eq!(app.world().resource::<Failures>().0, 0);
+    assert_eq!(state(&app, unit), AgentState::Arrived);
+}

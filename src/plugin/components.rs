@@ -35,6 +35,7 @@ pub struct NavAgent {
     pub(crate) retry: Option<Retry>,
     pub(crate) failures_in_row: u32,
     pub(crate) ordered_at: Tick,
+    pub(crate) resume: Option<Resume>,
 }
 
 impl NavAgent {
@@ -49,8 +50,19 @@ impl NavAgent {
             retry: None,
             failures_in_row: 0,
             ordered_at: 0,
+            resume: None,
         }
     }
+}
+
+/// The rest of a path that a new wall cut, kept while the unit waits for a
+/// new plan: if the path is valid again first, the unit goes on with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Resume {
+    /// The path from the cell the unit stopped on.
+    pub cells: Vec<Cell>,
+    /// The tick at which the plan had the unit on `cells[0]`.
+    pub planned_tick: Tick,
 }
 
 /// When a unit without a path plans again.

@@ -70,6 +70,7 @@ pub(crate) fn take_orders(
         agent.wants_plan = true;
         agent.retry = None;
         agent.failures_in_row = 0;
+        agent.resume = None;
         *state = AgentState::Planning;
     }
 }
@@ -316,6 +317,7 @@ pub(crate) fn receive(
                 };
                 stats.record_plan(now.saturating_sub(agent.ordered_at));
                 agent.failures_in_row = 0;
+                agent.resume = None;
                 found.write(PathFound {
                     entity: answer.entity,
                     arrival_tick: temporal.arrival_tick(),
@@ -325,6 +327,7 @@ pub(crate) fn receive(
             }
             Err(reason) => {
                 stats.failures += 1;
+                agent.resume = None;
                 *state = AgentState::NoPath;
                 // Blocked by walls: wait for them to change. Blocked by units
                 // or scheduled blocks: try again later, backing off.

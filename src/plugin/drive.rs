@@ -2,14 +2,19 @@
 
 use bevy::prelude::*;
 
-use super::components::{AgentState, GridPos, NavAgent, TemporalPath};
+use crate::grid::{NavGrid, Tick};
+use crate::search::Query as PathQuery;
+use crate::search::{GoalPolicy, validate_path};
+
+use super::components::{AgentState, GridPos, NavAgent, Resume, TemporalPath};
 use super::messages::Arrived;
 use super::reservations::{Reservations, Reserved};
 use super::world::{NavLayout, NavWorld};
 
 /// Advances the nav clock and every unit to its cell for the new tick. A
 /// unit whose next cell became a wall after planning waits where it is,
-/// keeps its cell reserved and asks for a new plan.
+/// keeps its cell reserved and asks for a new plan; if the rest of its old
+/// path is valid again before the new plan arrives, it goes on with that.
 pub(crate) fn drive(
     mut world: ResMut<NavWorld>,
     mut reservations: ResMut<Reservations>,
@@ -18,13 +23,38 @@ pub(crate) fn drive(
         &mut NavAgent,
         &mut GridPos,
         &mut AgentState,
-        Option<&TemporalPath>,
+        Option<&mut TemporalPath>,
     )>,
     mut arrived: MessageWriter<Arrived>,
 ) {
     world.tick += 1;
     let now = world.tick;
-    for (entity, mut agent, mut pos, mut state, path) in &mut agents {
+    for (entity, mut agent, mut pos, mut state, mut path) in &mut agents {
+        let Some(reserved) = reservations.units.get(&entity) else {
+            continue;
+        };
+        if let Some(resume) = agent.resume.take() {
+            match try_resume(&mut world.grid, reserved, &resume, now) {
+                Some(resumed) => {
+                    // The pending plan is no longer wanted: its answer will
+                    // not match the unit's generation and is dropped.
+                    agent.order_generation = agent.order_generation.wrapping_add(1);
+                    agent.wants_plan = false;
+                    *state = AgentState::Moving;
+                    if let Some(path) = path.as_mut() {
+                        let delay = now - resume.planned_tick;
+                        path.jump_points.retain(|w| w.tick > resume.planned_tick);
+                        for w in &mut path.jump_points {
+                            w.tick += delay;
+                        }
+                        path.start_tick = now;
+                        path.cells = resume.cells;
+                    }
+                    reservations.units.insert(entity, resumed);
+                }
+                None => agent.resume = Some(resume),
+            }
+        }
         let Some(reserved) = reservations.units.get(&entity) else {
             continue;
         };
@@ -35,6 +65,14 @@ pub(crate) fn drive(
                 cell: agent.cell,
                 from: now,
             };
+            if let Reserved::Path { start, cells } = reserved {
+                // The unit stands on `cells[k]` since tick `now - 1`.
+                let k = (now - 1).saturating_sub(*start) as usize;
+                agent.resume = (k + 1 < cells.len()).then(|| Resume {
+                    cells: cells[k..].to_vec(),
+                    planned_tick: start + k as Tick,
+                });
+            }
             reserved.clone().remove(&mut world.grid);
             stay.apply(&mut world.grid);
             reservations.units.insert(entity, stay);
@@ -51,6 +89,36 @@ pub(crate) fn drive(
             arrived.write(Arrived { entity, tick: now });
         }
     }
+}
+
+/// The rest of an interrupted path as the unit's reservation from tick `now`
+/// (the unit still stands on its first cell then), if it is valid against
+/// everything else in `grid`; otherwise `grid` is left as it was.
+fn try_resume(
+    grid: &mut NavGrid,
+    current: &Reserved,
+    resume: &Resume,
+    now: Tick,
+) -> Option<Reserved> {
+    let cells = &resume.cells;
+    // Cheap test first: most ticks the wall is still there.
+    if !cells.iter().all(|c| grid.walls().is_passable(*c)) {
+        return None;
+    }
+    current.remove(grid);
+    let query = PathQuery::new(cells[0], cells[cells.len() - 1])
+        .starting_at(now)
+        .with_policy(GoalPolicy::Stay);
+    if validate_path(grid, &query, cells, cells.len() as u32 - 1).is_err() {
+        current.apply(grid);
+        return None;
+    }
+    let path = Reserved::Path {
+        start: now,
+        cells: cells.clone(),
+    };
+    path.apply(grid);
+    Some(path)
 }
 
 /// Places units between their previous and current cell according to how
