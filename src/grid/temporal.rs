@@ -7,6 +7,8 @@
 //! Look-ups are array indexing plus a binary search in a short sorted list;
 //! nothing hashes.
 
+use std::sync::Arc;
+
 use super::bits::BitRows;
 use super::cell::{Dir, FOREVER, Tick};
 use super::interval::{self, Interval};
@@ -58,12 +60,15 @@ pub struct TemporalMap {
     width: u32,
     height: u32,
     slot: Vec<u32>,
-    timelines: Vec<CellTimeline>,
+    /// Shared with clones until edited: a snapshot handed to a background
+    /// planner copies only the pointers, and an edit after that copies only
+    /// the timeline it touches.
+    timelines: Vec<Arc<CellTimeline>>,
     busy_end: Vec<Tick>,
     near_busy_end: Vec<Tick>,
     /// Layer 0: cells whose `near_busy_end` exceeds 0; layer `k >= 1`: cells
     /// whose `near_busy_end` exceeds `layer_base + k * NEAR_LAYER_TICKS`.
-    near_layers: Vec<BitRows>,
+    near_layers: Vec<Arc<BitRows>>,
     layer_base: Tick,
     horizon: Tick,
 }
@@ -86,7 +91,7 @@ impl TemporalMap {
             timelines: Vec::new(),
             busy_end: vec![0; cells],
             near_busy_end: vec![0; cells],
-            near_layers: vec![BitRows::new(width, height)],
+            near_layers: vec![Arc::new(BitRows::new(width, height))],
             layer_base: base,
             horizon: 0,
         }
@@ -105,15 +110,15 @@ impl TemporalMap {
     fn timeline_mut(&mut self, cell: usize) -> &mut CellTimeline {
         if self.slot[cell] == NO_TIMELINE {
             self.slot[cell] = self.timelines.len() as u32;
-            self.timelines.push(CellTimeline::default());
+            self.timelines.push(Arc::default());
         }
-        &mut self.timelines[self.slot[cell] as usize]
+        Arc::make_mut(&mut self.timelines[self.slot[cell] as usize])
     }
 
     #[inline]
     fn timeline(&self, cell: usize) -> Option<&CellTimeline> {
         let slot = self.slot[cell];
-        (slot != NO_TIMELINE).then(|| &self.timelines[slot as usize])
+        (slot != NO_TIMELINE).then(|| &*self.timelines[slot as usize])
     }
 
     /// Blocks cell `cell` (dense index) during `span` (inclusive). Blocks may
@@ -144,8 +149,14 @@ impl TemporalMap {
         if self.slot[cell] == NO_TIMELINE {
             return;
         }
-        let tl = &mut self.timelines[self.slot[cell] as usize];
-        if let Some(at) = tl.blocked.iter().position(|iv| *iv == span) {
+        let slot = self.slot[cell] as usize;
+        // Look before editing, so a shared timeline is copied only if needed.
+        if let Some(at) = self.timelines[slot]
+            .blocked
+            .iter()
+            .position(|iv| *iv == span)
+        {
+            let tl = Arc::make_mut(&mut self.timelines[slot]);
             tl.blocked.remove(at);
             tl.refresh_safe();
         }
@@ -157,9 +168,14 @@ impl TemporalMap {
         if self.slot[cell] == NO_TIMELINE {
             return;
         }
-        let tl = &mut self.timelines[self.slot[cell] as usize];
-        if let Ok(at) = tl.departures.binary_search(&Departure { tick, dir }) {
-            tl.departures.remove(at);
+        let slot = self.slot[cell] as usize;
+        if let Ok(at) = self.timelines[slot]
+            .departures
+            .binary_search(&Departure { tick, dir })
+        {
+            Arc::make_mut(&mut self.timelines[slot])
+                .departures
+                .remove(at);
         }
     }
 
@@ -196,7 +212,7 @@ impl TemporalMap {
                         if self.layer_threshold(layer) >= end {
                             break;
                         }
-                        self.near_layers[layer].set(nx as u32, ny as u32, true);
+                        Arc::make_mut(&mut self.near_layers[layer]).set(nx as u32, ny as u32, true);
                     }
                 }
             }
@@ -215,7 +231,7 @@ impl TemporalMap {
                     layer.set((i % w) as u32, (i / w) as u32, true);
                 }
             }
-            self.near_layers.push(layer);
+            self.near_layers.push(Arc::new(layer));
         }
     }
 
