@@ -9,7 +9,8 @@ use super::Planner;
 use super::error::PlanError;
 use super::goal::{Prepared, QueryRunner, cell_of};
 use super::heuristic::UNREACHABLE;
-use super::nodes::{NONE, OpenEntry, OpenList};
+use super::nodes::{NONE, OpenEntry};
+use super::open::OpenList;
 use super::plan::{Plan, SearchStats, Waypoint};
 use super::query::{Heuristic, Query};
 

@@ -8,6 +8,7 @@ mod goal;
 mod heuristic;
 mod jpst;
 mod nodes;
+mod open;
 mod plan;
 mod query;
 mod sipp;

@@ -6,7 +6,6 @@
 //! and reused across queries instead of being cleared.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 use crate::grid::{DirSet, Tick};
 
@@ -133,6 +132,3 @@ impl PartialOrd for OpenEntry {
         Some(self.cmp(other))
     }
 }
-
-/// The open list: a binary heap ordered by f, ties toward larger g.
-pub(crate) type OpenList = BinaryHeap<OpenEntry>;
