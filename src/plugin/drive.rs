@@ -1,8 +1,9 @@
 //! Moving units one cell per nav tick, and smoothing their transforms.
 
+use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
 
-use crate::grid::{NavGrid, Tick};
+use crate::grid::{Cell, NavGrid, Tick};
 use crate::search::Query as PathQuery;
 use crate::search::{GoalPolicy, validate_path};
 
@@ -13,8 +14,11 @@ use super::world::{NavLayout, NavWorld};
 
 /// Advances the nav clock and every unit to its cell for the new tick. A
 /// unit whose next cell became a wall after planning waits where it is,
-/// keeps its cell reserved and asks for a new plan; if the rest of its old
-/// path is valid again before the new plan arrives, it goes on with that.
+/// keeps its cell reserved and asks for a new plan, and so does every unit
+/// that was about to step into the cell of a unit that waits; units whose
+/// later path crosses such a cell are replanned. If the rest of a waiting
+/// unit's old path is valid again before its new plan arrives, it goes on
+/// with that.
 pub(crate) fn drive(
     mut world: ResMut<NavWorld>,
     mut reservations: ResMut<Reservations>,
@@ -29,7 +33,7 @@ pub(crate) fn drive(
 ) {
     world.tick += 1;
     let now = world.tick;
-    for (entity, mut agent, mut pos, mut state, mut path) in &mut agents {
+    for (entity, mut agent, _, mut state, mut path) in &mut agents {
         let Some(reserved) = reservations.units.get(&entity) else {
             continue;
         };
@@ -55,12 +59,21 @@ pub(crate) fn drive(
                 None => agent.resume = Some(resume),
             }
         }
+    }
+    let stopping = units_that_stop(
+        &world,
+        &reservations,
+        agents.iter().map(|(e, a, ..)| (e, a.cell)),
+    );
+    let mut held = Vec::new();
+    for (entity, mut agent, mut pos, mut state, path) in &mut agents {
         let Some(reserved) = reservations.units.get(&entity) else {
             continue;
         };
         let next = reserved.cell_at(now);
         agent.previous = agent.cell;
-        if next != agent.cell && !world.grid.walls().is_passable(next) {
+        if stopping.contains(&entity) {
+            held.push(agent.cell);
             let stay = Reserved::Idle {
                 cell: agent.cell,
                 from: now,
@@ -89,6 +102,64 @@ pub(crate) fn drive(
             arrived.write(Arrived { entity, tick: now });
         }
     }
+    // Units planned through a cell where someone now waits would walk into
+    // it later: they plan again.
+    if !held.is_empty() {
+        let cut: Vec<Entity> = reservations
+            .units
+            .iter()
+            .filter(|(_, r)| {
+                matches!(r, Reserved::Path { .. })
+                    && held.iter().any(|c| r.touches(*c, now + 1, Tick::MAX - 1))
+            })
+            .map(|(e, _)| *e)
+            .collect();
+        for entity in cut {
+            if let Ok((_, mut agent, ..)) = agents.get_mut(entity) {
+                agent.wants_plan = true;
+            }
+        }
+    }
+}
+
+/// The units that cannot make their move this tick: those whose next cell
+/// became a wall, and, in a chain, those about to step into the cell of a
+/// unit that stays. Empty (and cheap) when no next cell is a wall.
+fn units_that_stop(
+    world: &NavWorld,
+    reservations: &Reservations,
+    units: impl Iterator<Item = (Entity, Cell)>,
+) -> HashSet<Entity> {
+    let now = world.tick;
+    let walls = world.grid.walls();
+    let mut moves = Vec::new();
+    let mut work = Vec::new();
+    for (entity, cell) in units {
+        let Some(reserved) = reservations.units.get(&entity) else {
+            continue;
+        };
+        let next = reserved.cell_at(now);
+        if next != cell {
+            moves.push((next, (entity, cell)));
+            if !walls.is_passable(next) {
+                work.push((entity, cell));
+            }
+        }
+    }
+    let mut stopping = HashSet::default();
+    if work.is_empty() {
+        return stopping;
+    }
+    let entering: HashMap<Cell, (Entity, Cell)> = moves.into_iter().collect();
+    while let Some((entity, stays_on)) = work.pop() {
+        if !stopping.insert(entity) {
+            continue;
+        }
+        if let Some(&(behind, from)) = entering.get(&stays_on) {
+            work.push((behind, from));
+        }
+    }
+    stopping
 }
 
 /// The rest of an interrupted path as the unit's reservation from tick `now`
