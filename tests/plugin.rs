@@ -382,22 +382,22 @@ fn a_unit_stopped_by_a_wall_resumes_its_old_path_when_the_wall_goes_first() {
 }
 
 #[test]
-fn a_unit_right_behind_one_stopped_by_a_new_wall_stops_too() {
-    let mut app = test_app(open(12, 1));
-    let leader = unit(&mut app, (2, 0), (11, 0));
-    let follower = unit(&mut app, (1, 0), (10, 0));
-    let cell = |app: &App, e: Entity| app.world().get::<NavAgent>(e).unwrap().cell;
-    run_until(&mut app, 30, |app| cell(app, leader) == Cell::new(5, 0));
-    assert_eq!(
-        cell(&app, follower),
-        Cell::new(4, 0),
-        "the follower trails one cell behind"
-    );
-    // A wall just ahead of the leader, too late for a new plan.
-    app.world_mut()
-        .spawn((NavBlocker, GridPos(Cell::new(6, 0))));
-    let hits = run_until(&mut app, 20, |_| false);
-    assert_eq!(hits, 0, "nobody walks into the unit that stopped");
-    assert_eq!(cell(&app, leader), Cell::new(5, 0));
-    assert_eq!(cell(&app, follower), Cell::new(4, 0));
+fn units_behind_one_stopped_by_a_new_wall_stop_too() {
+    // Right behind, the follower would step into the leader's cell the tick
+    // it stops; two behind, one tick later, before a new plan can land.
+    for gap in [1, 2] {
+        let mut app = test_app(open(12, 1));
+        let leader = unit(&mut app, (2, 0), (11, 0));
+        let follower = unit(&mut app, (2 - gap, 0), (10, 0));
+        let cell = |app: &App, e: Entity| app.world().get::<NavAgent>(e).unwrap().cell;
+        run_until(&mut app, 30, |app| cell(app, leader) == Cell::new(5, 0));
+        assert_eq!(cell(&app, follower), Cell::new(5 - gap, 0), "gap {gap}");
+        // A wall just ahead of the leader, too late for a new plan.
+        app.world_mut()
+            .spawn((NavBlocker, GridPos(Cell::new(6, 0))));
+        let hits = run_until(&mut app, 20, |_| false);
+        assert_eq!(hits, 0, "gap {gap}: nobody walks into a unit that stopped");
+        assert_eq!(cell(&app, leader), Cell::new(5, 0));
+        assert_eq!(cell(&app, follower), Cell::new(4, 0), "gap {gap}");
+    }
 }

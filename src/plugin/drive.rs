@@ -123,8 +123,9 @@ pub(crate) fn drive(
 }
 
 /// The units that cannot make their move this tick: those whose next cell
-/// became a wall, and, in a chain, those about to step into the cell of a
-/// unit that stays. Empty (and cheap) when no next cell is a wall.
+/// became a wall or holds a unit that stays there (one that stopped earlier,
+/// which later paths did not know of), and, in a chain, those about to step
+/// into the cell of a unit that stops.
 fn units_that_stop(
     world: &NavWorld,
     reservations: &Reservations,
@@ -133,19 +134,28 @@ fn units_that_stop(
     let now = world.tick;
     let walls = world.grid.walls();
     let mut moves = Vec::new();
+    let mut staying: HashSet<Cell> = HashSet::default();
     let mut work = Vec::new();
     for (entity, cell) in units {
         let Some(reserved) = reservations.units.get(&entity) else {
             continue;
         };
         let next = reserved.cell_at(now);
-        if next != cell {
+        if next == cell {
+            staying.insert(cell);
+        } else {
             moves.push((next, (entity, cell)));
             if !walls.is_passable(next) {
                 work.push((entity, cell));
             }
         }
     }
+    work.extend(
+        moves
+            .iter()
+            .filter(|(next, _)| staying.contains(next))
+            .map(|(_, mover)| *mover),
+    );
     let mut stopping = HashSet::default();
     if work.is_empty() {
         return stopping;
