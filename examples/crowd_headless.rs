@@ -2,8 +2,11 @@
 //! orders all the time, and the plugin plans and drives them.
 //!
 //! ```text
-//! cargo run --release --example crowd_headless -- [--units N] [--ticks T] [--map <file.map>]
+//! cargo run --release --example crowd_headless -- [--units N] [--ticks T] [--map <file.map>] [--planner jpst|sipp]
 //! ```
+//!
+//! `--planner` picks the plugin's planner (JPST by default), so the two can
+//! be compared on the same crowd.
 //!
 //! Prints statistics once per simulated second (64 nav ticks) and ends with
 //! one summary line of `key value` pairs: `ticks`, `plans_per_sec`,
@@ -22,6 +25,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_jpst::grid::Cell;
 use bevy_jpst::io::read_map;
 use bevy_jpst::plugin::*;
+use bevy_jpst::search::{Heuristic, PlannerKind};
 
 #[path = "shared/collisions.rs"]
 mod collisions;
@@ -33,6 +37,7 @@ struct Args {
     units: usize,
     ticks: u32,
     map: String,
+    planner: PlannerKind,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -40,6 +45,7 @@ fn parse_args() -> Result<Args, String> {
         units: 1000,
         ticks: 640,
         map: "assets/maps/den520d/den520d.map".into(),
+        planner: PlannerKind::Jpst,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -56,6 +62,10 @@ fn parse_args() -> Result<Args, String> {
                     .map_err(|_| format!("bad --ticks {value:?}"))?
             }
             "--map" => args.map = value,
+            "--planner" => {
+                args.planner = PlannerKind::from_name(&value)
+                    .ok_or(format!("unknown planner {value:?} (jpst, sipp or astar)"))?
+            }
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -67,7 +77,7 @@ fn main() -> ExitCode {
         Ok(a) => a,
         Err(e) => {
             eprintln!(
-                "error: {e}\nusage: crowd_headless [--units N] [--ticks T] [--map <file.map>]"
+                "error: {e}\nusage: crowd_headless [--units N] [--ticks T] [--map <file.map>] [--planner jpst|sipp]"
             );
             return ExitCode::from(2);
         }
@@ -96,7 +106,7 @@ fn main() -> ExitCode {
     app.add_plugins((
         MinimalPlugins,
         TransformPlugin,
-        JpstPlugin::default(),
+        JpstPlugin::default().with_planner(args.planner, Heuristic::Manhattan),
         CollisionCountPlugin,
     ))
     .insert_resource(Time::<Fixed>::from_duration(step))

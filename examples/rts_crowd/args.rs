@@ -2,9 +2,13 @@
 
 use std::path::PathBuf;
 
+use bevy_jpst::search::PlannerKind;
+
 /// How to call the example.
-pub const USAGE: &str =
-    "rts_crowd [--units N] [--map <file.map>] [--frames N [--screenshot <file.png>]]";
+pub const USAGE: &str = concat!(
+    "rts_crowd [--units N] [--map <file.map>] [--planner jpst|sipp] ",
+    "[--frames N [--screenshot <file.png>]]"
+);
 
 /// Parsed flags.
 pub struct Args {
@@ -12,6 +16,8 @@ pub struct Args {
     pub units: usize,
     /// The MovingAI map.
     pub map: PathBuf,
+    /// The plugin's planner (JPST by default).
+    pub planner: PlannerKind,
     /// Smoke mode: run this many frames, then exit.
     pub frames: Option<u32>,
     /// Smoke mode: save a screenshot of the last frame here.
@@ -24,6 +30,7 @@ impl Args {
         let mut out = Args {
             units: 500,
             map: PathBuf::from("assets/maps/den520d/den520d.map"),
+            planner: PlannerKind::Jpst,
             frames: None,
             screenshot: None,
         };
@@ -35,6 +42,10 @@ impl Args {
                 "--units" => out.units = number(&value)? as usize,
                 "--frames" => out.frames = Some(number(&value)? as u32),
                 "--map" => out.map = value.into(),
+                "--planner" => {
+                    out.planner = PlannerKind::from_name(&value)
+                        .ok_or(format!("unknown planner {value:?} (jpst, sipp or astar)"))?
+                }
                 "--screenshot" => out.screenshot = Some(value.into()),
                 other => return Err(format!("unknown argument {other:?}")),
             }

@@ -43,6 +43,7 @@ use bevy::prelude::*;
 use bevy::window::PresentMode;
 use bevy_ecs_tilemap::TilemapPlugin;
 use bevy_jpst::plugin::{JpstDebugDraw, JpstDebugPlugin, JpstGizmos, JpstPlugin};
+use bevy_jpst::search::Heuristic;
 
 /// Nav ticks per second: units cross this many cells per second.
 const NAV_HZ: f64 = 12.0;
@@ -81,7 +82,7 @@ fn main() -> AppExit {
     .add_plugins((
         TilemapPlugin,
         FrameTimeDiagnosticsPlugin::default(),
-        JpstPlugin::default(),
+        JpstPlugin::default().with_planner(args.planner, Heuristic::Manhattan),
         JpstDebugPlugin,
         collisions::CollisionCountPlugin,
     ))
