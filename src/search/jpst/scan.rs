@@ -301,7 +301,10 @@ impl<'a> Scanner<'a> {
     /// Vertical jump from `(x, y0)` at `tick` in direction `dir` (North or
     /// South). From every cell it passes it launches both horizontal jumps,
     /// whose jump points are successors too (vertical moves first, then
-    /// horizontal ones).
+    /// horizontal ones). It stops at the first cell whose horizontal jumps
+    /// found anything, which becomes a node that goes on in `dir` only: the
+    /// rest of the column is scanned when (and if) that node is expanded, so
+    /// a column swept from a node far from the goal costs little.
     pub(super) fn vertical(&self, x: u32, y0: u32, tick: Tick, dir: Dir, out: &mut Vec<JumpPoint>) {
         let limit = self.limit_from(tick);
         let mut y = y0;
@@ -335,8 +338,14 @@ impl<'a> Scanner<'a> {
                 out.push(JumpPoint::new(cell, t, dirs));
                 return;
             }
+            let found = out.len();
             self.horizontal(x, y, t, Dir::East, out);
             self.horizontal(x, y, t, Dir::West, out);
+            if out.len() > found {
+                // The cell is quiet, so its arrival can wait for the queue.
+                out.push(JumpPoint::new(cell, t, dir.bit()));
+                return;
+            }
         }
     }
 
