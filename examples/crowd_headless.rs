@@ -2,11 +2,12 @@
 //! orders all the time, and the plugin plans and drives them.
 //!
 //! ```text
-//! cargo run --release --example crowd_headless -- [--units N] [--ticks T] [--map <file.map>] [--planner jpst|sipp]
+//! cargo run --release --example crowd_headless -- [--units N] [--ticks T] [--map <file.map>] [--planner jpst|sipp|auto]
 //! ```
 //!
-//! `--planner` picks the plugin's planner (JPST by default), so the two can
-//! be compared on the same crowd.
+//! `--planner` picks the plugin's planner (`auto` by default, as in the
+//! plugin: JPST while few cells have moving obstacles, SIPP once many do),
+//! so the planners can be compared on the same crowd.
 //!
 //! Prints statistics once per simulated second (64 nav ticks) and ends with
 //! one summary line of `key value` pairs: `ticks`, `plans_per_sec`,
@@ -45,7 +46,7 @@ fn parse_args() -> Result<Args, String> {
         units: 1000,
         ticks: 640,
         map: "assets/maps/den520d/den520d.map".into(),
-        planner: PlannerKind::Jpst,
+        planner: PlannerKind::Auto,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -63,8 +64,9 @@ fn parse_args() -> Result<Args, String> {
             }
             "--map" => args.map = value,
             "--planner" => {
-                args.planner = PlannerKind::from_name(&value)
-                    .ok_or(format!("unknown planner {value:?} (jpst, sipp or astar)"))?
+                args.planner = PlannerKind::from_name(&value).ok_or(format!(
+                    "unknown planner {value:?} (jpst, sipp, auto or astar)"
+                ))?
             }
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -77,7 +79,7 @@ fn main() -> ExitCode {
         Ok(a) => a,
         Err(e) => {
             eprintln!(
-                "error: {e}\nusage: crowd_headless [--units N] [--ticks T] [--map <file.map>] [--planner jpst|sipp]"
+                "error: {e}\nusage: crowd_headless [--units N] [--ticks T] [--map <file.map>] [--planner jpst|sipp|auto]"
             );
             return ExitCode::from(2);
         }

@@ -1,7 +1,7 @@
 //! Headless solver: answers every query of an instance file.
 //!
 //! ```text
-//! cargo run --release --example solve -- <instance> [--planner jpst|sipp|astar]
+//! cargo run --release --example solve -- <instance> [--planner jpst|sipp|auto|astar]
 //!     [--heuristic manhattan|perfect] [--paths]
 //! ```
 //!
@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use bevy_jpst::io::{Instance, write_answers};
 use bevy_jpst::search::{Heuristic, PlannerKind};
 
-const USAGE: &str = "usage: solve <instance> [--planner jpst|sipp|astar] \
+const USAGE: &str = "usage: solve <instance> [--planner jpst|sipp|auto|astar] \
                      [--heuristic manhattan|perfect] [--paths]";
 
 /// What the command line asks for.
@@ -40,8 +40,9 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Options>,
             "--paths" => paths = true,
             "--planner" => {
                 let name = args.next().ok_or("--planner needs a value")?;
-                planner = PlannerKind::from_name(&name)
-                    .ok_or_else(|| format!("unknown planner `{name}` (jpst, sipp or astar)"))?;
+                planner = PlannerKind::from_name(&name).ok_or_else(|| {
+                    format!("unknown planner `{name}` (jpst, sipp, auto or astar)")
+                })?;
             }
             "--heuristic" => {
                 let name = args.next().ok_or("--heuristic needs a value")?;

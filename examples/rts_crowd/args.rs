@@ -6,7 +6,7 @@ use bevy_jpst::search::PlannerKind;
 
 /// How to call the example.
 pub const USAGE: &str = concat!(
-    "rts_crowd [--units N] [--map <file.map>] [--planner jpst|sipp] ",
+    "rts_crowd [--units N] [--map <file.map>] [--planner jpst|sipp|auto] ",
     "[--frames N [--screenshot <file.png>]]"
 );
 
@@ -16,7 +16,7 @@ pub struct Args {
     pub units: usize,
     /// The MovingAI map.
     pub map: PathBuf,
-    /// The plugin's planner (JPST by default).
+    /// The plugin's planner (`auto` by default, as in the plugin).
     pub planner: PlannerKind,
     /// Smoke mode: run this many frames, then exit.
     pub frames: Option<u32>,
@@ -30,7 +30,7 @@ impl Args {
         let mut out = Args {
             units: 500,
             map: PathBuf::from("assets/maps/den520d/den520d.map"),
-            planner: PlannerKind::Jpst,
+            planner: PlannerKind::Auto,
             frames: None,
             screenshot: None,
         };
@@ -43,8 +43,9 @@ impl Args {
                 "--frames" => out.frames = Some(number(&value)? as u32),
                 "--map" => out.map = value.into(),
                 "--planner" => {
-                    out.planner = PlannerKind::from_name(&value)
-                        .ok_or(format!("unknown planner {value:?} (jpst, sipp or astar)"))?
+                    out.planner = PlannerKind::from_name(&value).ok_or(format!(
+                        "unknown planner {value:?} (jpst, sipp, auto or astar)"
+                    ))?
                 }
                 "--screenshot" => out.screenshot = Some(value.into()),
                 other => return Err(format!("unknown argument {other:?}")),

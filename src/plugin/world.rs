@@ -80,7 +80,8 @@ pub struct NavSettings {
     /// Nav ticks between rebuilds of the reservation table that drop what is
     /// in the past.
     pub compact_every: Tick,
-    /// The planner.
+    /// The planner ([`PlannerKind::Auto`] by default: JPST while few cells
+    /// have moving obstacles, SIPP once many do).
     pub planner: PlannerKind,
     /// The planner's heuristic.
     pub heuristic: Heuristic,
@@ -102,7 +103,7 @@ impl Default for NavSettings {
             latency_ticks: 1,
             retry_ticks: 16,
             compact_every: 64,
-            planner: PlannerKind::Jpst,
+            planner: PlannerKind::Auto,
             heuristic: Heuristic::Manhattan,
             query_budget: Some(250_000),
             horizon: Some(1 << 16),

@@ -3,6 +3,7 @@
 //! Pure Rust, no Bevy.
 
 mod astar;
+mod auto;
 mod error;
 mod goal;
 mod heuristic;
@@ -16,6 +17,7 @@ mod step;
 mod validate;
 
 pub use astar::TimeExpandedAStar;
+pub use auto::{AutoPlanner, SIPP_FROM_SHARE};
 pub use error::PlanError;
 pub use heuristic::HeuristicCache;
 pub use jpst::Jpst;
@@ -29,7 +31,7 @@ use crate::grid::NavGrid;
 /// Anything that answers path queries on a [`NavGrid`]. Planners keep their
 /// buffers between queries, so reuse one instance for many queries.
 pub trait Planner: Send {
-    /// A short lower-case name (`jpst`, `sipp`, `astar`).
+    /// A short lower-case name (`jpst`, `sipp`, `astar`, `auto`).
     fn name(&self) -> &'static str;
 
     /// Finds a time-optimal path for `query`, or says why there is none.
@@ -49,14 +51,18 @@ pub enum PlannerKind {
     Sipp,
     /// A* over (cell, tick) ([`TimeExpandedAStar`]), the reference.
     TimeExpandedAStar,
+    /// JPST while few cells have moving obstacles, SIPP once many do
+    /// ([`AutoPlanner`]).
+    Auto,
 }
 
 impl PlannerKind {
     /// All planners.
-    pub const ALL: [PlannerKind; 3] = [
+    pub const ALL: [PlannerKind; 4] = [
         PlannerKind::Jpst,
         PlannerKind::Sipp,
         PlannerKind::TimeExpandedAStar,
+        PlannerKind::Auto,
     ];
 
     /// A new planner of this kind using `heuristic`.
@@ -65,19 +71,21 @@ impl PlannerKind {
             PlannerKind::Jpst => Box::new(Jpst::new(heuristic)),
             PlannerKind::Sipp => Box::new(Sipp::new(heuristic)),
             PlannerKind::TimeExpandedAStar => Box::new(TimeExpandedAStar::new(heuristic)),
+            PlannerKind::Auto => Box::new(AutoPlanner::new(heuristic)),
         }
     }
 
-    /// The planner's short name (`jpst`, `sipp`, `astar`).
+    /// The planner's short name (`jpst`, `sipp`, `astar`, `auto`).
     pub fn name(self) -> &'static str {
         match self {
             PlannerKind::Jpst => "jpst",
             PlannerKind::Sipp => "sipp",
             PlannerKind::TimeExpandedAStar => "astar",
+            PlannerKind::Auto => "auto",
         }
     }
 
-    /// Parses a short name (`jpst`, `sipp`, `astar`).
+    /// Parses a short name (`jpst`, `sipp`, `astar`, `auto`).
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }
