@@ -136,9 +136,9 @@ impl JpstPlugin {
         self
     }
 
-    /// Plans with `planner` and `heuristic` (default
-    /// [`PlannerKind::Auto`], which answers with JPST while few cells have
-    /// moving obstacles and with SIPP once many do, and Manhattan).
+    /// Plans with `planner` and `heuristic`. The defaults are
+    /// [`PlannerKind::Auto`] (JPST while few cells have moving obstacles,
+    /// SIPP once many do) and [`Heuristic::Manhattan`].
     pub fn with_planner(mut self, planner: PlannerKind, heuristic: Heuristic) -> Self {
         self.settings.planner = planner;
         self.settings.heuristic = heuristic;

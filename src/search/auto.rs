@@ -1,10 +1,12 @@
 //! A planner that picks JPST or SIPP per query by how crowded the map is.
 //!
 //! JPST is several times faster than SIPP while few cells see moving
-//! obstacles and slower once many do (see `benchmarks/`: on the city maps
-//! and den520d the break-even lies between 4% and 17% of the walkable cells
-//! touched). Both are optimal, so switching changes no cost, only which of
-//! several equally fast paths comes back.
+//! obstacles and slower once many do. In the sequential benchmarks
+//! (`benchmarks/*.csv`), with under 5% of the walkable cells of Berlin,
+//! Paris or den520d touched, JPST was 1.4-2.5x faster than SIPP; at 5-8%
+//! 0.7-2.9x; at 8-15% 0.7-1.1x; beyond that 0.5-0.7x. Both are optimal,
+//! so switching changes no cost, only which of several equally fast paths
+//! comes back.
 
 use crate::grid::NavGrid;
 
