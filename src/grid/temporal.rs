@@ -169,7 +169,7 @@ impl TemporalMap {
         }
     }
 
-    /// Removes a departure record added by [`add_departure`]
+    /// Removes a departure record added by [`add_departure`](Self::add_departure)
     /// (Self::add_departure).
     pub fn remove_departure(&mut self, cell: usize, tick: Tick, dir: Dir) {
         if self.slot[cell] == NO_TIMELINE {

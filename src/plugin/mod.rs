@@ -1,8 +1,7 @@
-//! The Bevy plugin: mirrors walls and reservations into a [`NavGrid`]
-//! (crate::grid::NavGrid), plans units' orders in background tasks (JPST
-//! while few cells have moving obstacles, SIPP in crowds; see
-//! [`PlannerKind::Auto`](crate::search::PlannerKind::Auto)), and drives
-//! units along their temporal paths.
+//! The Bevy plugin: mirrors walls and reservations into a
+//! [`NavGrid`](crate::grid::NavGrid), plans units' orders in background
+//! tasks (JPST while few cells have moving obstacles, SIPP in crowds; see
+//! [`PlannerKind::Auto`]), and drives units along their temporal paths.
 //!
 //! ```no_run
 //! use bevy::prelude::*;

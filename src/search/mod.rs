@@ -1,4 +1,4 @@
-//! Planners over a [`NavGrid`](crate::grid::NavGrid): Temporal Jump Point
+//! Planners over a [`NavGrid`]: Temporal Jump Point
 //! Search, SIPP and time-expanded A*, behind one [`Planner`] interface.
 //! Pure Rust, no Bevy.
 
