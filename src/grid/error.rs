@@ -45,10 +45,9 @@ pub enum GridError {
     /// A tick that reaches [`FOREVER`](super::FOREVER) (`u32::MAX`), which is
     /// reserved for "never ends".
     TickOverflow,
-    /// The cell already holds the most blocks allowed
-    /// ([`NavGrid::set_max_blocks_per_cell`](super::NavGrid::set_max_blocks_per_cell));
-    /// more would make every
-    /// later edit of it slow.
+    /// The cell already holds the most blocks allowed (see
+    /// [`NavGrid::set_max_blocks_per_cell`](super::NavGrid::set_max_blocks_per_cell));
+    /// more would make every later edit of it slow.
     TooManyBlocks {
         /// The cell.
         cell: Cell,
