@@ -63,11 +63,7 @@ fn parse_args() -> Result<Args, String> {
                     .map_err(|_| format!("bad --ticks {value:?}"))?
             }
             "--map" => args.map = value,
-            "--planner" => {
-                args.planner = PlannerKind::from_name(&value).ok_or(format!(
-                    "unknown planner {value:?} (jpst, sipp, auto or astar)"
-                ))?
-            }
+            "--planner" => args.planner = value.parse()?,
             other => return Err(format!("unknown argument {other:?}")),
         }
     }

@@ -40,9 +40,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<Options>,
             "--paths" => paths = true,
             "--planner" => {
                 let name = args.next().ok_or("--planner needs a value")?;
-                planner = PlannerKind::from_name(&name).ok_or_else(|| {
-                    format!("unknown planner `{name}` (jpst, sipp, auto or astar)")
-                })?;
+                planner = name.parse()?;
             }
             "--heuristic" => {
                 let name = args.next().ok_or("--heuristic needs a value")?;

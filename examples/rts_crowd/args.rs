@@ -42,11 +42,7 @@ impl Args {
                 "--units" => out.units = number(&value)? as usize,
                 "--frames" => out.frames = Some(number(&value)? as u32),
                 "--map" => out.map = value.into(),
-                "--planner" => {
-                    out.planner = PlannerKind::from_name(&value).ok_or(format!(
-                        "unknown planner {value:?} (jpst, sipp, auto or astar)"
-                    ))?
-                }
+                "--planner" => out.planner = value.parse()?,
                 "--screenshot" => out.screenshot = Some(value.into()),
                 other => return Err(format!("unknown argument {other:?}")),
             }

@@ -90,3 +90,15 @@ impl PlannerKind {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }
 }
+
+impl std::str::FromStr for PlannerKind {
+    type Err = String;
+
+    /// Parses a short name; the error lists the names there are.
+    fn from_str(name: &str) -> Result<Self, String> {
+        Self::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = Self::ALL.iter().map(|k| k.name()).collect();
+            format!("unknown planner `{name}` ({})", names.join(", "))
+        })
+    }
+}
