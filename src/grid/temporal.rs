@@ -42,9 +42,14 @@ impl Departure {
     fn new(tick: Tick, dir: Dir) -> Self {
         Self((tick as u64) << 2 | dir as u64)
     }
+
+    #[inline]
+    fn tick(self) -> Tick {
+        (self.0 >> 2) as Tick
+    }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct CellTimeline {
     /// Every block, sorted by start; blocks may overlap.
     blocked: Vec<Interval>,
@@ -52,6 +57,18 @@ struct CellTimeline {
     safe: Vec<Interval>,
     /// Sorted; the same record may appear more than once.
     departures: Vec<Departure>,
+}
+
+impl Default for CellTimeline {
+    /// No block yet: safe for ever (a cell may get departures only, from
+    /// [`NavGrid::forbid_swap`](super::NavGrid::forbid_swap)).
+    fn default() -> Self {
+        Self {
+            blocked: Vec::new(),
+            safe: vec![Interval::ALWAYS],
+            departures: Vec::new(),
+        }
+    }
 }
 
 impl CellTimeline {
@@ -87,8 +104,8 @@ impl TemporalMap {
     }
 
     /// A map with no temporal obstacle whose queries will start at `base` or
-    /// later: its fast-skip layers start there, so a long-running game that
-    /// rebuilds its map now and then keeps them sharp.
+    /// later: its fast-skip layers start there, and it forgets every tick
+    /// before `base` (see [`forget_before`](Self::forget_before)).
     pub fn with_time_base(width: u32, height: u32, base: Tick) -> Self {
         let cells = width as usize * height as usize;
         Self {
@@ -132,6 +149,9 @@ impl TemporalMap {
     /// overlap; each can be taken out again with [`unblock`](Self::unblock).
     pub fn block(&mut self, cell: usize, span: Interval) {
         debug_assert!(span.start <= span.end);
+        let Some(span) = self.clip(span) else {
+            return;
+        };
         let tl = self.timeline_mut(cell);
         let at = tl
             .blocked
@@ -149,10 +169,15 @@ impl TemporalMap {
     }
 
     /// Takes out one block of exactly `span` added by [`block`](Self::block)
-    /// (other blocks of the cell, even overlapping ones, stay). The fast-path
+    /// (other blocks of the cell, even overlapping ones, stay; a span partly
+    /// forgotten by [`forget_before`](Self::forget_before) is matched by
+    /// what is left of it). The fast-path
     /// bounds (busy ends, near-temporal layers, horizon) stay where they
     /// were: still correct, only less sharp, until the map is rebuilt.
     pub fn unblock(&mut self, cell: usize, span: Interval) {
+        let Some(span) = self.clip(span) else {
+            return;
+        };
         if self.slot[cell] == NO_TIMELINE {
             return;
         }
@@ -169,10 +194,10 @@ impl TemporalMap {
         }
     }
 
-    /// Removes a departure record added by [`add_departure`](Self::add_departure)
-    /// (Self::add_departure).
+    /// Removes a departure record added by
+    /// [`add_departure`](Self::add_departure).
     pub fn remove_departure(&mut self, cell: usize, tick: Tick, dir: Dir) {
-        if self.slot[cell] == NO_TIMELINE {
+        if tick < self.layer_base || self.slot[cell] == NO_TIMELINE {
             return;
         }
         let slot = self.slot[cell] as usize;
@@ -190,12 +215,130 @@ impl TemporalMap {
     /// `dir` during `[tick, tick + 1]`; an agent may not make the opposite move
     /// between the same two cells at the same time.
     pub fn add_departure(&mut self, cell: usize, tick: Tick, dir: Dir) {
+        if tick < self.layer_base {
+            return;
+        }
         let tl = self.timeline_mut(cell);
         let rec = Departure::new(tick, dir);
         let at = tl.departures.partition_point(|d| *d <= rec);
         tl.departures.insert(at, rec);
         self.horizon = self.horizon.max(tick.saturating_add(1));
         self.mark_busy(cell, tick.saturating_add(1));
+    }
+
+    /// The part of `span` not forgotten, if any.
+    #[inline]
+    fn clip(&self, span: Interval) -> Option<Interval> {
+        (span.end >= self.layer_base)
+            .then(|| Interval::new(span.start.max(self.layer_base), span.end))
+    }
+
+    /// Forgets every tick before `now`: blocks are cut to start at `now` at
+    /// the earliest (and dropped if they end before), departures before
+    /// `now` are dropped, cells left without activity lose their timeline,
+    /// and the fast-skip bounds (busy ends, near layers, horizon) are
+    /// recomputed from what is left, with the layers starting at `now`.
+    /// Queries must start at `now` or later afterwards. Removing an obstacle
+    /// or block added before still works: the forgotten part of its span is
+    /// ignored. Costs one pass over the touched cells and one over the map,
+    /// instead of re-adding every obstacle.
+    pub fn forget_before(&mut self, now: Tick) {
+        if now <= self.layer_base {
+            return;
+        }
+        self.layer_base = now;
+        let cells = self.slot.len();
+        let old = std::mem::take(&mut self.timelines);
+        let mut old: Vec<Option<Arc<CellTimeline>>> = old.into_iter().map(Some).collect();
+        self.busy_end.fill(0);
+        self.horizon = 0;
+        for cell in 0..cells {
+            let slot = self.slot[cell];
+            if slot == NO_TIMELINE {
+                continue;
+            }
+            let mut tl = old[slot as usize].take().expect("one slot per cell");
+            let stale = tl.blocked.first().is_some_and(|iv| iv.start < now)
+                || tl.departures.first().is_some_and(|d| d.tick() < now);
+            if stale {
+                let t = Arc::make_mut(&mut tl);
+                t.blocked.retain(|iv| iv.end >= now);
+                for iv in &mut t.blocked {
+                    iv.start = iv.start.max(now);
+                }
+                t.blocked.sort_unstable_by_key(|iv| (iv.start, iv.end));
+                let gone = t.departures.partition_point(|d| d.tick() < now);
+                t.departures.drain(..gone);
+                t.refresh_safe();
+            }
+            if tl.blocked.is_empty() && tl.departures.is_empty() {
+                self.slot[cell] = NO_TIMELINE;
+                continue;
+            }
+            let mut end = 0;
+            for iv in &tl.blocked {
+                if iv.end == FOREVER {
+                    end = FOREVER;
+                    self.horizon = self.horizon.max(iv.start);
+                } else {
+                    end = end.max(iv.end + 1);
+                    self.horizon = self.horizon.max(iv.end + 1);
+                }
+            }
+            if let Some(last) = tl.departures.last() {
+                end = end.max(last.tick().saturating_add(1));
+                self.horizon = self.horizon.max(last.tick().saturating_add(1));
+            }
+            self.busy_end[cell] = end;
+            self.slot[cell] = self.timelines.len() as u32;
+            self.timelines.push(tl);
+        }
+        self.rebuild_near();
+    }
+
+    /// Recomputes `near_busy_end` and the near layers from `busy_end`.
+    fn rebuild_near(&mut self) {
+        let (w, h) = (self.width as usize, self.height as usize);
+        // 3x3 maximum: along rows, then along columns.
+        let mut across = vec![0; w * h];
+        for y in 0..h {
+            let row = &self.busy_end[y * w..(y + 1) * w];
+            for x in 0..w {
+                let lo = x.saturating_sub(1);
+                let hi = (x + 1).min(w - 1);
+                across[y * w + x] = row[lo..=hi].iter().copied().max().unwrap_or(0);
+            }
+        }
+        for y in 0..h {
+            let lo = y.saturating_sub(1);
+            let hi = (y + 1).min(h - 1);
+            for x in 0..w {
+                self.near_busy_end[y * w + x] =
+                    (lo..=hi).map(|r| across[r * w + x]).max().unwrap_or(0);
+            }
+        }
+        let last_finite = self
+            .near_busy_end
+            .iter()
+            .copied()
+            .filter(|e| *e != FOREVER)
+            .max()
+            .unwrap_or(0);
+        let count = (self.layer_of(last_finite) + 1).min(MAX_NEAR_LAYERS);
+        let mut layers = vec![BitRows::new(self.width, self.height); count];
+        for (i, &end) in self.near_busy_end.iter().enumerate() {
+            if end == 0 {
+                continue;
+            }
+            let (x, y) = ((i % w) as u32, (i / w) as u32);
+            for (k, layer) in layers.iter_mut().enumerate() {
+                if self.layer_threshold(k) >= end {
+                    break;
+                }
+                layer.set(x, y, true);
+            }
+        }
+        self.near_layers = layers.into_iter().map(Arc::new).collect();
     }
 
     fn mark_busy(&mut self, cell: usize, end: Tick) {
@@ -376,6 +519,108 @@ mod tests {
                         let (x, y) = ((cell % w as usize) as u32, (cell / w as usize) as u32);
                         assert!(layer.get(x, y), "base {base} tick {t} cell {cell}");
                     }
+                }
+            }
+        }
+    }
+
+    /// A cell that only ever gets departures (an edge constraint) stays free.
+    #[test]
+    fn departures_alone_do_not_block_a_cell() {
+        let mut map = TemporalMap::new(3, 1);
+        map.add_departure(1, 5, Dir::East);
+        assert!(map.departs(1, 5, Dir::East));
+        for t in 0..10 {
+            assert!(map.is_free(1, t), "tick {t}");
+        }
+        assert_eq!(map.safe_intervals(1), &[Interval::ALWAYS]);
+    }
+
+    /// Forgetting the past in place leaves exactly the map built afresh from
+    /// the same obstacles with its time base at the same tick, and
+    /// obstacles added before can still be taken out.
+    #[test]
+    fn forgetting_the_past_matches_a_fresh_map() {
+        let (w, h) = (70u32, 9u32);
+        let dirs = [Dir::North, Dir::East, Dir::South, Dir::West];
+        let mut seed = 11u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        let mut blocks = Vec::new();
+        let mut departures = Vec::new();
+        for _ in 0..400 {
+            let cell = next() as usize % (w * h) as usize;
+            let start = next() as Tick % 600;
+            let end = if next() % 9 == 0 {
+                FOREVER
+            } else {
+                start + next() as Tick % 50
+            };
+            blocks.push((cell, Interval::new(start, end)));
+            departures.push((cell, next() as Tick % 650, dirs[next() as usize % 4]));
+        }
+        for now in [1, 100, 333, 700] {
+            let mut kept = TemporalMap::new(w, h);
+            for &(c, span) in &blocks {
+                kept.block(c, span);
+            }
+            for &(c, t, d) in &departures {
+                kept.add_departure(c, t, d);
+            }
+            let snapshot = kept.clone();
+            kept.forget_before(now);
+            let mut fresh = TemporalMap::with_time_base(w, h, now);
+            for &(c, span) in &blocks {
+                fresh.block(c, span);
+            }
+            for &(c, t, d) in &departures {
+                fresh.add_departure(c, t, d);
+            }
+            assert_eq!(kept.touched_cells(), fresh.touched_cells(), "now {now}");
+            assert_eq!(kept.horizon(), fresh.horizon(), "now {now}");
+            for cell in 0..(w * h) as usize {
+                assert_eq!(
+                    kept.safe_intervals(cell),
+                    fresh.safe_intervals(cell),
+                    "now {now} cell {cell} {:?} {:?}",
+                    kept.blocked_intervals(cell),
+                    fresh.blocked_intervals(cell)
+                );
+                assert_eq!(kept.blocked_intervals(cell), fresh.blocked_intervals(cell));
+                assert_eq!(kept.busy_end(cell), fresh.busy_end(cell), "cell {cell}");
+                assert_eq!(kept.near_busy_end(cell), fresh.near_busy_end(cell));
+                for t in now..now + 700 {
+                    for d in dirs {
+                        assert_eq!(kept.departs(cell, t, d), fresh.departs(cell, t, d));
+                    }
+                }
+            }
+            for t in (now..now + 700).step_by(5) {
+                assert_eq!(kept.near_rows_at(t), fresh.near_rows_at(t), "tick {t}");
+            }
+            // A clone taken before still remembers the past.
+            let remembered: usize = (0..(w * h) as usize)
+                .map(|c| snapshot.blocked_intervals(c).len())
+                .sum();
+            assert_eq!(remembered, blocks.len());
+            // Everything added before comes out again.
+            for &(c, span) in &blocks {
+                kept.unblock(c, span);
+            }
+            for &(c, t, d) in &departures {
+                kept.remove_departure(c, t, d);
+            }
+            for cell in 0..(w * h) as usize {
+                assert!(
+                    kept.blocked_intervals(cell).is_empty(),
+                    "now {now} cell {cell}"
+                );
+                for t in now..now + 700 {
+                    assert!(kept.is_free(cell, t));
                 }
             }
         }
