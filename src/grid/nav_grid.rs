@@ -1,6 +1,7 @@
 //! The planning world: static walls plus temporal obstacles.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::cell::{Cell, Dir, FOREVER, Tick};
 use super::error::GridError;
@@ -38,6 +39,14 @@ pub struct NavGrid {
     walls: Arc<StaticGrid>,
     obstacles: Arc<TemporalMap>,
     max_blocks_per_cell: usize,
+    stamp: u64,
+}
+
+/// Source of [`NavGrid::stamp`]s, unique within the process.
+static NEXT_STAMP: AtomicU64 = AtomicU64::new(1);
+
+fn new_stamp() -> u64 {
+    NEXT_STAMP.fetch_add(1, Ordering::Relaxed)
 }
 
 /// Default of [`NavGrid::max_blocks_per_cell`].
@@ -51,7 +60,18 @@ impl NavGrid {
             walls: Arc::new(walls),
             obstacles: Arc::new(obstacles),
             max_blocks_per_cell: DEFAULT_MAX_BLOCKS_PER_CELL,
+            stamp: new_stamp(),
         }
+    }
+
+    /// Names the grid's current contents: a new grid gets a stamp no other
+    /// grid had, every edit gives it a new one (an edit refused with an error
+    /// may keep it: it changed nothing), and a clone keeps its original's
+    /// until either is edited.
+    /// Equal stamps therefore mean equal contents, which lets a game (or the
+    /// plugin) tell that nothing changed since it took a snapshot.
+    pub fn stamp(&self) -> u64 {
+        self.stamp
     }
 
     /// The static walls.
@@ -68,12 +88,14 @@ impl NavGrid {
 
     /// Mutable access to the walls (copies them if a clone shares them).
     pub fn walls_mut(&mut self) -> &mut StaticGrid {
+        self.stamp = new_stamp();
         Arc::make_mut(&mut self.walls)
     }
 
     /// Mutable access to the temporal obstacles (copies them if a clone
     /// shares them).
     pub fn obstacles_mut(&mut self) -> &mut TemporalMap {
+        self.stamp = new_stamp();
         Arc::make_mut(&mut self.obstacles)
     }
 
@@ -105,6 +127,7 @@ impl NavGrid {
 
     /// Sets [`max_blocks_per_cell`](Self::max_blocks_per_cell) (at least 1).
     pub fn set_max_blocks_per_cell(&mut self, limit: usize) {
+        self.stamp = new_stamp();
         self.max_blocks_per_cell = limit.max(1);
     }
 
