@@ -15,8 +15,9 @@
 //! plugin's systems), `wait_us_per_tick` (time the main thread waited for
 //! background planning that was late) and `collisions` (vertex or swap
 //! conflicts between units, counted here from the units' actual cells, not
-//! from the plans). Nav ticks run back to back, as fast as the machine
-//! allows, not at 64 per wall-clock second.
+//! from the plans). Before it, one line splits the main-thread time by
+//! stage of the plugin ([`StageMicros`]). Nav ticks run back to back, as
+//! fast as the machine allows, not at 64 per wall-clock second.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -127,6 +128,7 @@ fn main() -> ExitCode {
 
     let mut micros = 0.0f64;
     let mut waited = 0.0f64;
+    let mut stages = [0.0f64; 5];
     let started = std::time::Instant::now();
     for t in 1..=args.ticks {
         for id in &units {
@@ -145,6 +147,16 @@ fn main() -> ExitCode {
         }
         micros += app.world().resource::<NavStats>().main_thread_micros;
         waited += app.world().resource::<NavStats>().wait_micros;
+        let s = app.world().resource::<NavStats>().stage_micros;
+        for (sum, x) in stages.iter_mut().zip([
+            s.sync_grid,
+            s.sync_reservations,
+            s.receive,
+            s.dispatch,
+            s.drive,
+        ]) {
+            *sum += x;
+        }
         let collisions = app.world().resource::<Collisions>().total;
         if t % TICKS_PER_SECOND == 0 {
             let s = app.world().resource::<NavStats>();
@@ -163,6 +175,15 @@ fn main() -> ExitCode {
     }
     let s = app.world().resource::<NavStats>();
     let collisions = app.world().resource::<Collisions>().total;
+    let per_tick = |x: f64| x / args.ticks as f64;
+    println!(
+        "main thread per stage (us/tick): sync_grid {:.1} sync_reservations {:.1} receive {:.1} dispatch {:.1} drive {:.1}",
+        per_tick(stages[0]),
+        per_tick(stages[1]),
+        per_tick(stages[2]),
+        per_tick(stages[3]),
+        per_tick(stages[4]),
+    );
     let seconds = args.ticks as f64 / TICKS_PER_SECOND as f64;
     println!(
         "ticks {} units {} plans_per_sec {:.1} latency_mean_ticks {:.2} latency_p99_ticks {:.0} main_thread_us_per_tick {:.1} wait_us_per_tick {:.1} collisions {} wall_seconds {:.1}",

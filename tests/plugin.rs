@@ -4,7 +4,7 @@ mod plugin_common;
 
 use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
-use bevy_jpst::grid::{Cell, StaticGrid};
+use bevy_jpst::grid::{Cell, ObstacleEnd, StaticGrid};
 use bevy_jpst::plugin::*;
 use plugin_common::*;
 
@@ -399,5 +399,49 @@ fn units_behind_one_stopped_by_a_new_wall_stop_too() {
         assert_eq!(hits, 0, "gap {gap}: nobody walks into a unit that stopped");
         assert_eq!(cell(&app, leader), Cell::new(5, 0));
         assert_eq!(cell(&app, follower), Cell::new(4, 0), "gap {gap}");
+    }
+}
+
+/// The past is pruned every `compact_every` ticks (64 by default); blocks and
+/// hazards that started before must still come out completely when their
+/// entities go.
+#[test]
+fn blocks_and_hazards_spanning_a_pruning_come_out_when_despawned() {
+    let mut app = test_app(open(12, 5));
+    let door = Cell::new(3, 1);
+    let path: Vec<Cell> = (0..12).map(|x| Cell::new(x, 3)).collect();
+    let block = app
+        .world_mut()
+        .spawn(ScheduledBlock {
+            cell: door,
+            from: 2,
+            to: Some(500),
+        })
+        .id();
+    let hazard = app
+        .world_mut()
+        .spawn(MovingHazard {
+            t0: 60,
+            cells: path.clone(),
+            end: ObstacleEnd::Park,
+        })
+        .id();
+    while nav_tick(&app) < 70 {
+        tick(&mut app);
+    }
+    let now = nav_tick(&app);
+    let world = app.world().resource::<NavWorld>();
+    assert!(!world.grid.is_free(door, now + 1));
+    assert!(!world.grid.is_free(Cell::new(11, 3), now + 10));
+    app.world_mut().despawn(block);
+    app.world_mut().despawn(hazard);
+    tick(&mut app);
+    let now = nav_tick(&app);
+    let world = app.world().resource::<NavWorld>();
+    for t in now..now + 600 {
+        assert!(world.grid.is_free(door, t), "door at tick {t}");
+        for cell in &path {
+            assert!(world.grid.is_free(*cell, t), "{cell:?} at tick {t}");
+        }
     }
 }

@@ -156,3 +156,10 @@ pub struct MovingHazard {
     /// What it does after its last cell.
     pub end: ObstacleEnd,
 }
+
+impl MovingHazard {
+    /// True if the hazard vanished before `now`.
+    pub(crate) fn is_gone(&self, now: Tick) -> bool {
+        self.end == ObstacleEnd::Vanish && self.t0 as u64 + self.cells.len() as u64 <= now as u64
+    }
+}

@@ -52,9 +52,50 @@ pub struct NavStats {
     /// background batch that was not finished when its plans were due (the
     /// planners could not keep up within the latency allowance).
     pub wait_micros: f64,
+    /// [`main_thread_micros`](Self::main_thread_micros) of the last nav tick
+    /// split by stage.
+    pub stage_micros: StageMicros,
     latencies: VecDeque<Tick>,
     plans_this_second: VecDeque<(Tick, u64)>,
     tick_started: Option<Instant>,
+    lap_started: Option<Instant>,
+}
+
+/// Main-thread microseconds of one nav tick per stage of
+/// [`JpstSystems`](super::JpstSystems) (waits for late batches not counted).
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct StageMicros {
+    /// Tilemap mirroring; walls, scheduled blocks and hazards.
+    pub sync_grid: f64,
+    /// Units appearing and disappearing, pruning of the past.
+    pub sync_reservations: f64,
+    /// Committing the batch due this tick.
+    pub receive: f64,
+    /// Starting the next batch.
+    pub dispatch: f64,
+    /// Moving units and publishing the statistics.
+    pub drive: f64,
+}
+
+/// A stage of the nav tick timed by [`lap`] (the last one, drive, is timed
+/// by [`publish`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Stage {
+    SyncGrid,
+    SyncReservations,
+    Receive,
+    Dispatch,
+}
+
+impl StageMicros {
+    fn slot(&mut self, stage: Stage) -> &mut f64 {
+        match stage {
+            Stage::SyncGrid => &mut self.sync_grid,
+            Stage::SyncReservations => &mut self.sync_reservations,
+            Stage::Receive => &mut self.receive,
+            Stage::Dispatch => &mut self.dispatch,
+        }
+    }
 }
 
 impl NavStats {
@@ -103,8 +144,27 @@ pub(crate) fn register(app: &mut App) {
 
 /// First system of the nav tick: starts the main-thread clock.
 pub(crate) fn start_clock(mut stats: ResMut<NavStats>) {
-    stats.tick_started = Some(Instant::now());
+    let now = Instant::now();
+    stats.tick_started = Some(now);
+    stats.lap_started = Some(now);
     stats.wait_micros = 0.0;
+    stats.stage_micros = StageMicros::default();
+}
+
+/// Last system of a stage: books the time since the previous lap to `stage`
+/// (less the wait for a late batch, which only [`Stage::Receive`] does).
+pub(crate) fn lap(stage: Stage) -> impl FnMut(ResMut<NavStats>) {
+    move |mut stats: ResMut<NavStats>| {
+        let now = Instant::now();
+        if let Some(started) = stats.lap_started.replace(now) {
+            let waited = match stage {
+                Stage::Receive => stats.wait_micros,
+                _ => 0.0,
+            };
+            let spent = (now - started).as_secs_f64() * 1e6;
+            *stats.stage_micros.slot(stage) = (spent - waited).max(0.0);
+        }
+    }
 }
 
 /// Last system of the nav tick: stops the clock and publishes everything.
@@ -116,6 +176,9 @@ pub(crate) fn publish(
     mut stats: ResMut<NavStats>,
     mut diagnostics: Diagnostics,
 ) {
+    if let Some(started) = stats.lap_started.take() {
+        stats.stage_micros.drive = started.elapsed().as_secs_f64() * 1e6;
+    }
     if let Some(started) = stats.tick_started.take() {
         stats.main_thread_micros =
             (started.elapsed().as_secs_f64() * 1e6 - stats.wait_micros).max(0.0);

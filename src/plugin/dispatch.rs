@@ -42,7 +42,10 @@ struct Answer {
 
 struct Batch {
     start_tick: Tick,
-    task: Task<()>,
+    /// [`NavGrid::stamp`] of the world's grid when the batch was dispatched.
+    snapshot_stamp: u64,
+    /// Plans the batch and hands back the snapshot with every plan in it.
+    task: Task<NavGrid>,
     answers: Receiver<Answer>,
 }
 
@@ -50,12 +53,20 @@ struct Batch {
 #[derive(Resource, Default)]
 pub(crate) struct InFlight {
     batch: Option<Batch>,
+    /// A grid replaced by a batch's, to be dropped by the next batch's task
+    /// rather than on the main thread.
+    retired: Option<NavGrid>,
 }
 
 impl InFlight {
     /// Number of queries waiting for the current batch (0 or its size).
     pub(crate) fn is_busy(&self) -> bool {
         self.batch.is_some()
+    }
+
+    /// Drops the grid the last batch replaced now, on this thread.
+    pub(crate) fn drop_retired(&mut self) {
+        self.retired = None;
     }
 }
 
@@ -154,31 +165,36 @@ pub(crate) fn dispatch(
         });
     }
     let snapshot = world.grid.clone();
+    let snapshot_stamp = snapshot.stamp();
     let settings = *settings;
     let (sender, answers) = unbounded();
+    let retired = in_flight.retired.take();
     let task = AsyncComputeTaskPool::get().spawn(async move {
+        drop(retired);
         plan_batch(snapshot, requests, start_tick, &settings, |a| {
             let _ = sender.send(a);
-        });
+        })
     });
     in_flight.batch = Some(Batch {
         start_tick,
+        snapshot_stamp,
         task,
         answers,
     });
 }
 
-/// Plans `requests` in order on `grid`, each seeing the plans before it.
-/// Units that found no path try once more after the rest of the batch, which
-/// may have moved out of their way (a unit packed in a crowd that is sent
-/// off with it).
+/// Plans `requests` in order on `grid`, each seeing the plans before it,
+/// sends the answers in that order and returns `grid` with every plan in
+/// it. Units that found no path try once more after the rest of the batch,
+/// which may have moved out of their way (a unit packed in a crowd that is
+/// sent off with it).
 fn plan_batch(
     mut grid: NavGrid,
     requests: Vec<Request>,
     start_tick: Tick,
     settings: &NavSettings,
     mut send: impl FnMut(Answer),
-) {
+) -> NavGrid {
     let mut planner = settings.planner.build(settings.heuristic);
     let mut plan = |req: &Request, grid: &mut NavGrid| {
         req.old.remove(grid);
@@ -244,6 +260,44 @@ fn plan_batch(
     for req in failed {
         send(plan(&req, &mut grid));
     }
+    grid
+}
+
+/// True if `answer`'s unit still exists, still wants this order's plan, and
+/// (for a plan) still stands where the plan starts.
+fn still_wanted(
+    answer: &Answer,
+    agents: &Query<(&mut NavAgent, &mut AgentState)>,
+    reservations: &Reservations,
+) -> bool {
+    let Ok((agent, _)) = agents.get(answer.entity) else {
+        return false;
+    };
+    let stands = match &answer.result {
+        Ok((cells, _)) => cells[0] == agent.cell,
+        Err(_) => true,
+    };
+    agent.order_generation == answer.generation
+        && reservations.units.contains_key(&answer.entity)
+        && stands
+}
+
+/// Replaces reservation `old` with `new` in `grid` if `new`, a path, is
+/// valid against everything else there; otherwise leaves `grid` as it was.
+fn swap_if_valid(grid: &mut NavGrid, old: &Reserved, new: &Reserved) -> bool {
+    let Reserved::Path { start, cells } = new else {
+        return false;
+    };
+    old.remove(grid);
+    let query = PathQuery::new(cells[0], cells[cells.len() - 1])
+        .starting_at(*start)
+        .with_policy(GoalPolicy::Stay);
+    if validate_path(grid, &query, cells, cells.len() as u32 - 1).is_err() {
+        old.apply(grid);
+        return false;
+    }
+    new.apply(grid);
+    true
 }
 
 /// Applies the batch due at this tick: re-validates each plan against the
@@ -271,11 +325,27 @@ pub(crate) fn receive(
     let batch = in_flight.batch.take().expect("checked above");
     // Determinism: the batch is applied at its tick however late the task is.
     let waited = std::time::Instant::now();
-    block_on(batch.task);
+    let planned = block_on(batch.task);
     stats.wait_micros += waited.elapsed().as_secs_f64() * 1e6;
     let now = world.tick;
+    let answers: Vec<Answer> = batch.answers.try_iter().collect();
+    // If nothing edited the world's grid since the snapshot and every answer
+    // is still wanted by its unit where it stands, the planner's grid holds
+    // exactly the world plus these plans: it replaces the world's grid, and
+    // the plans need no check and no second write. Otherwise each plan is
+    // checked against the world as it is now.
+    let adopted = batch.start_tick == now
+        && world.grid.stamp() == batch.snapshot_stamp
+        && answers
+            .iter()
+            .all(|a| still_wanted(a, &agents, &reservations));
+    if adopted {
+        // Freeing the old grid's copied timelines takes a while: the next
+        // batch does it in the background.
+        in_flight.retired = Some(std::mem::replace(&mut world.grid, planned));
+    }
     let revision = world.grid.walls().revision();
-    for answer in batch.answers.try_iter() {
+    for answer in answers {
         let Ok((mut agent, mut state)) = agents.get_mut(answer.entity) else {
             continue; // despawned while planning
         };
@@ -288,27 +358,20 @@ pub(crate) fn receive(
         };
         match answer.result {
             Ok((cells, jump_points)) => {
-                old.remove(&mut world.grid);
-                let goal = cells[cells.len() - 1];
-                let query = PathQuery::new(cells[0], goal)
-                    .starting_at(batch.start_tick)
-                    .with_policy(GoalPolicy::Stay);
-                let cost = cells.len() as u32 - 1;
-                // The unit may have stopped elsewhere since (a wall appeared):
-                // a plan from another cell is stale.
-                if batch.start_tick != now
-                    || cells[0] != agent.cell
-                    || validate_path(&world.grid, &query, &cells, cost).is_err()
-                {
-                    old.apply(&mut world.grid);
-                    agent.wants_plan = true;
-                    continue;
-                }
                 let path = Reserved::Path {
                     start: batch.start_tick,
                     cells: cells.clone(),
                 };
-                path.apply(&mut world.grid);
+                // The unit may have stopped elsewhere since (a wall appeared):
+                // a plan from another cell is stale.
+                let fits = adopted
+                    || (batch.start_tick == now
+                        && cells[0] == agent.cell
+                        && swap_if_valid(&mut world.grid, &old, &path));
+                if !fits {
+                    agent.wants_plan = true;
+                    continue;
+                }
                 reservations.units.insert(answer.entity, path);
                 let temporal = TemporalPath {
                     start_tick: batch.start_tick,

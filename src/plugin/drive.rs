@@ -30,10 +30,14 @@ pub(crate) fn drive(
         Option<&mut TemporalPath>,
     )>,
     mut arrived: MessageWriter<Arrived>,
+    mut staying: Local<CellMarks>,
 ) {
     world.tick += 1;
     let now = world.tick;
     for (entity, mut agent, _, mut state, mut path) in &mut agents {
+        if agent.resume.is_none() {
+            continue;
+        }
         let Some(reserved) = reservations.units.get(&entity) else {
             continue;
         };
@@ -60,19 +64,30 @@ pub(crate) fn drive(
             }
         }
     }
-    let stopping = units_that_stop(
-        &world,
-        &reservations,
-        agents.iter().map(|(e, a, ..)| (e, a.cell)),
-    );
+    // Each unit's cell and the cell it is due on now, looked up once.
+    let steps: Vec<Step> = agents
+        .iter()
+        .map(|(entity, agent, ..)| Step {
+            entity,
+            cell: agent.cell,
+            next: reservations.units.get(&entity).map(|r| r.cell_at(now)),
+        })
+        .collect();
+    let stopping = units_that_stop(&world, &mut staying, &steps);
     let mut held = Vec::new();
-    for (entity, mut agent, mut pos, mut state, path) in &mut agents {
-        let Some(reserved) = reservations.units.get(&entity) else {
+    // Same query, same order: `steps[i]` is the `i`-th unit.
+    for ((entity, mut agent, mut pos, mut state, path), step) in agents.iter_mut().zip(&steps) {
+        debug_assert_eq!(entity, step.entity);
+        let Some(next) = step.next else {
             continue;
         };
-        let next = reserved.cell_at(now);
-        agent.previous = agent.cell;
-        if stopping.contains(&entity) {
+        if agent.previous != agent.cell {
+            agent.previous = agent.cell;
+        }
+        if !stopping.is_empty()
+            && stopping.contains(&entity)
+            && let Some(reserved) = reservations.units.get(&entity)
+        {
             held.push(agent.cell);
             let stay = Reserved::Idle {
                 cell: agent.cell,
@@ -122,27 +137,47 @@ pub(crate) fn drive(
     }
 }
 
+/// One unit's move this tick, as planned.
+struct Step {
+    entity: Entity,
+    /// Where it stands.
+    cell: Cell,
+    /// Where its reservation has it now (`None`: it has none).
+    next: Option<Cell>,
+}
+
+/// Cells marked with the tick they were marked at, so marks need no
+/// clearing: a cell is marked now if its entry equals the current tick.
+#[derive(Default)]
+pub(crate) struct CellMarks(Vec<Tick>);
+
+impl CellMarks {
+    /// Makes room for `cells` cells, forgetting every mark.
+    fn reset_if_resized(&mut self, cells: usize) {
+        if self.0.len() != cells {
+            self.0 = vec![Tick::MAX; cells];
+        }
+    }
+}
+
 /// The units that cannot make their move this tick: those whose next cell
 /// became a wall or holds a unit that stays there (one that stopped earlier,
 /// which later paths did not know of), and, in a chain, those about to step
 /// into the cell of a unit that stops.
-fn units_that_stop(
-    world: &NavWorld,
-    reservations: &Reservations,
-    units: impl Iterator<Item = (Entity, Cell)>,
-) -> HashSet<Entity> {
+fn units_that_stop(world: &NavWorld, staying: &mut CellMarks, steps: &[Step]) -> HashSet<Entity> {
     let now = world.tick;
     let walls = world.grid.walls();
+    staying.reset_if_resized(walls.width() as usize * walls.height() as usize);
     let mut moves = Vec::new();
-    let mut staying: HashSet<Cell> = HashSet::default();
     let mut work = Vec::new();
-    for (entity, cell) in units {
-        let Some(reserved) = reservations.units.get(&entity) else {
+    for &Step { entity, cell, next } in steps {
+        let Some(next) = next else {
             continue;
         };
-        let next = reserved.cell_at(now);
         if next == cell {
-            staying.insert(cell);
+            if walls.contains(cell) {
+                staying.0[walls.index(cell)] = now;
+            }
         } else {
             moves.push((next, (entity, cell)));
             if !walls.is_passable(next) {
@@ -153,7 +188,7 @@ fn units_that_stop(
     work.extend(
         moves
             .iter()
-            .filter(|(next, _)| staying.contains(next))
+            .filter(|(next, _)| walls.contains(*next) && staying.0[walls.index(*next)] == now)
             .map(|(_, mover)| *mover),
     );
     let mut stopping = HashSet::default();

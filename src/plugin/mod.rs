@@ -39,7 +39,8 @@ pub use components::{
 };
 #[cfg(feature = "debug")]
 pub use debug::{JpstDebugDraw, JpstDebugPlugin, JpstGizmos};
-pub use diagnostics::{JpstDiagnostics, NavStats};
+use diagnostics::Stage;
+pub use diagnostics::{JpstDiagnostics, NavStats, StageMicros};
 pub use messages::{Arrived, PathFailed, PathFound};
 #[cfg(feature = "tilemap")]
 pub use tilemap::NavTilemap;
@@ -56,13 +57,14 @@ pub enum JpstSystems {
     /// Walls, scheduled blocks and hazards are copied into the grid. Change
     /// blockers and [`ScheduledBlock`]s before it to have them seen this tick.
     SyncGrid,
-    /// Units appearing or disappearing reserve or free their cells; the past
-    /// is pruned now and then. Spawn and despawn units before it.
+    /// Units appearing or disappearing reserve or free their cells. Spawn
+    /// and despawn units before it.
     SyncReservations,
     /// The batch due this tick is applied: paths committed
     /// ([`TemporalPath`], [`PathFound`]) or failures reported
-    /// ([`PathFailed`]). Runs before dispatch so a finished batch frees the
-    /// planner for the next one in the same tick.
+    /// ([`PathFailed`]); every `compact_every` ticks the past is pruned.
+    /// Runs before dispatch so a finished batch frees the planner for the
+    /// next one in the same tick.
     Receive,
     /// Units with new [`MoveOrder`]s (or broken paths) are sent to the
     /// background planner. Insert orders before it.
@@ -176,31 +178,49 @@ impl Plugin for JpstPlugin {
             Update,
             JpstSystems::Present.run_if(resource_exists::<NavWorld>),
         );
+        app.add_systems(
+            self.schedule,
+            diagnostics::start_clock
+                .before(JpstSystems::SyncGrid)
+                .run_if(resource_exists::<NavWorld>),
+        );
         #[cfg(feature = "tilemap")]
         app.add_systems(
             self.schedule,
             (tilemap::mirror_tilemap, tilemap::tile_positions)
                 .chain()
+                .after(diagnostics::start_clock)
                 .before(JpstSystems::SyncGrid),
         );
         app.add_systems(
             self.schedule,
             (
                 (
-                    diagnostics::start_clock,
                     sync::sync_blockers,
                     sync::sync_temporal_obstacles,
+                    diagnostics::lap(Stage::SyncGrid),
                 )
                     .chain()
                     .in_set(JpstSystems::SyncGrid),
-                (sync::sync_agents, sync::compact)
+                (
+                    sync::sync_agents,
+                    sync::reapply,
+                    diagnostics::lap(Stage::SyncReservations),
+                )
                     .chain()
                     .in_set(JpstSystems::SyncReservations),
-                dispatch::receive.in_set(JpstSystems::Receive),
+                (
+                    dispatch::receive,
+                    sync::forget_past,
+                    diagnostics::lap(Stage::Receive),
+                )
+                    .chain()
+                    .in_set(JpstSystems::Receive),
                 (
                     dispatch::take_orders,
                     dispatch::retry_failed,
                     dispatch::dispatch,
+                    diagnostics::lap(Stage::Dispatch),
                 )
                     .chain()
                     .in_set(JpstSystems::Dispatch),

@@ -65,6 +65,14 @@ impl Reserved {
         }
     }
 
+    /// True if the reservation holds ticks before `now`.
+    pub(crate) fn starts_before(&self, now: Tick) -> bool {
+        match self {
+            Reserved::Idle { from, .. } => *from < now,
+            Reserved::Path { start, .. } => *start < now,
+        }
+    }
+
     /// The same reservation without the ticks before `now`.
     pub(crate) fn trimmed_to(&self, now: Tick) -> Reserved {
         match self {
@@ -120,8 +128,21 @@ pub(crate) struct Reservations {
 }
 
 impl Reservations {
-    /// Rebuilds the grid's temporal obstacles from scratch, dropping every
-    /// tick before `now`, so memory does not grow with time.
+    /// Drops every tick before `now` from the grid and from the units'
+    /// reservations, in place, so memory does not grow with time. Blocks
+    /// and hazards keep their full spans here: taking one out later takes
+    /// out what the grid still holds of it.
+    pub(crate) fn forget_before(&mut self, grid: &mut NavGrid, now: Tick) {
+        grid.obstacles_mut().forget_before(now);
+        for reserved in self.units.values_mut() {
+            if reserved.starts_before(now) {
+                *reserved = reserved.trimmed_to(now);
+            }
+        }
+    }
+
+    /// Rebuilds the grid's temporal obstacles from scratch into a grid that
+    /// was replaced (a resized tilemap), dropping every tick before `now`.
     pub(crate) fn rebuild(&mut self, grid: &mut NavGrid, now: Tick) {
         let (w, h) = (grid.width(), grid.height());
         *grid.obstacles_mut() = TemporalMap::with_time_base(w, h, now);
@@ -131,9 +152,7 @@ impl Reservations {
             }
         }
         for hazard in self.hazards.values() {
-            let gone = hazard.end == ObstacleEnd::Vanish
-                && hazard.t0 as u64 + hazard.cells.len() as u64 <= now as u64;
-            if !gone {
+            if !hazard.is_gone(now) {
                 let _ = grid.add_obstacle(hazard.t0, &hazard.cells, hazard.end);
             }
         }

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use crate::grid::{Cell, Tick};
 
 use super::components::{GridPos, MovingHazard, NavAgent, NavBlocker, ScheduledBlock};
+use super::dispatch::InFlight;
 use super::reservations::{Reservations, Reserved};
 use super::world::{NavSettings, NavWorld};
 
@@ -213,17 +214,29 @@ pub(crate) fn sync_agents(
     }
 }
 
-/// Every `compact_every` ticks, rebuilds the reservation table without the
-/// past, so memory stays flat however long the game runs; also right after
-/// the grid was replaced (a resized tilemap).
-pub(crate) fn compact(
+/// Right after the grid was replaced (a resized tilemap), writes every
+/// reservation, block and hazard into it again.
+pub(crate) fn reapply(mut world: ResMut<NavWorld>, mut reservations: ResMut<Reservations>) {
+    if std::mem::take(&mut reservations.reapply) {
+        let now = world.tick;
+        reservations.rebuild(&mut world.grid, now);
+    }
+}
+
+/// Every `compact_every` ticks, drops the past from the reservation table,
+/// so memory stays flat however long the game runs. Runs right after a
+/// batch is applied, when no background planner shares the grid's
+/// timelines any more (the grid the batch replaced is dropped first), so
+/// they are trimmed in place instead of copied.
+pub(crate) fn forget_past(
     mut world: ResMut<NavWorld>,
     settings: Res<NavSettings>,
     mut reservations: ResMut<Reservations>,
+    mut in_flight: ResMut<InFlight>,
 ) {
     let now = world.tick;
-    let due = settings.compact_every > 0 && now > 0 && now.is_multiple_of(settings.compact_every);
-    if due || std::mem::take(&mut reservations.reapply) {
-        reservations.rebuild(&mut world.grid, now);
+    if settings.compact_every > 0 && now > 0 && now.is_multiple_of(settings.compact_every) {
+        in_flight.drop_retired();
+        reservations.forget_before(&mut world.grid, now);
     }
 }

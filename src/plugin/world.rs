@@ -77,8 +77,8 @@ pub struct NavSettings {
     /// each failure in a row up to 8 times (a unit whose goal is walled off
     /// waits for the walls to change).
     pub retry_ticks: Tick,
-    /// Nav ticks between rebuilds of the reservation table that drop what is
-    /// in the past.
+    /// Nav ticks between prunings that drop what is in the past from the
+    /// reservation table (in place), so memory stays flat.
     pub compact_every: Tick,
     /// The planner ([`PlannerKind::Auto`] by default: JPST while few cells
     /// have moving obstacles, SIPP once many do).
