@@ -91,6 +91,43 @@ fn thousands_of_orders_in_one_tick_respect_the_budget_and_drain() {
     assert!(settled > 1900, "{settled} units settled");
 }
 
+/// With an expansion limit of 1 per batch, every batch plans exactly one
+/// unit; the others are deferred and go first next time, so units are
+/// planned in the order they were queued and all of them get their plan.
+#[test]
+fn an_expansion_limit_defers_the_rest_of_a_batch_and_the_queue_drains_in_order() {
+    let plugin = JpstPlugin::default().with_expansions_per_batch(Some(1));
+    let mut app = test_app_with(plugin, StaticGrid::open(32, 8).unwrap());
+    let units: Vec<Entity> = (0..10u32)
+        .map(|i| unit(&mut app, (i, 0), (31 - i, 7)))
+        .collect();
+    let mut planned_at = Vec::new();
+    let mut before = positions(&mut app);
+    for _ in 0..120 {
+        tick(&mut app);
+        let stats = app.world().resource::<NavStats>();
+        planned_at.push(stats.plans);
+        let after = positions(&mut app);
+        assert_eq!(collisions(&before, &after), 0);
+        before = after;
+    }
+    // One plan per tick while the queue lasts.
+    assert!(
+        planned_at.windows(2).all(|w| w[1] - w[0] <= 1),
+        "{planned_at:?}"
+    );
+    assert_eq!(*planned_at.last().unwrap(), 10);
+    // All queued in the same tick: planned in entity order.
+    let mut in_order = units.clone();
+    in_order.sort();
+    let starts: Vec<u32> = in_order
+        .iter()
+        .map(|u| app.world().get::<TemporalPath>(*u).unwrap().start_tick)
+        .collect();
+    assert!(starts.windows(2).all(|w| w[0] < w[1]), "{starts:?}");
+    assert!(units.iter().all(|u| state(&app, *u) == AgentState::Arrived));
+}
+
 #[test]
 fn one_goal_for_many_units_gives_it_to_one_and_no_path_to_the_rest() {
     let mut app = test_app(StaticGrid::open(12, 12).unwrap());

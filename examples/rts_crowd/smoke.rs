@@ -49,6 +49,16 @@ struct Smoke {
     next_round: Tick,
     round: u32,
     painted: bool,
+    /// Since the last log line: the slowest frame, the planner waits, and
+    /// the frame and nav tick the window started at.
+    window: Window,
+}
+
+#[derive(Default)]
+struct Window {
+    max_frame_ms: f32,
+    wait_ms: f64,
+    since: Option<(Instant, Tick)>,
 }
 
 impl Plugin for SmokePlugin {
@@ -65,6 +75,7 @@ impl Plugin for SmokePlugin {
             next_round: 0,
             round: 0,
             painted: false,
+            window: Window::default(),
         })
         .add_systems(
             Update,
@@ -153,23 +164,36 @@ fn finish(
     for f in failed.read() {
         *smoke.failures.entry(format!("{:?}", f.reason)).or_default() += 1;
     }
+    let frame_ms = time.delta_secs() * 1000.0;
+    let smoke = &mut *smoke;
+    let window = &mut smoke.window;
+    window.max_frame_ms = window.max_frame_ms.max(frame_ms);
+    window.wait_ms += stats.wait_micros / 1000.0;
+    let (since, since_tick) = *window.since.get_or_insert((Instant::now(), world.tick));
     if smoke.frame.is_multiple_of(60) {
+        let seconds = since.elapsed().as_secs_f64().max(1e-9);
         info!(
-            "frame {}: {:.1} ms/frame, nav tick {}, plans {}, failures {:?}, planner wait {:.1} ms/tick, collisions {}",
+            "frame {}: {:.1} ms/frame (slowest {:.0}), nav tick {} ({:.1} Hz), plans {}, failures {:?}, planner wait {:.0} ms, collisions {}",
             smoke.frame,
-            time.delta_secs() * 1000.0,
+            seconds * 1000.0 / 60.0,
+            window.max_frame_ms,
             world.tick,
+            (world.tick - since_tick) as f64 / seconds,
             stats.plans,
             smoke.failures,
-            stats.wait_micros / 1000.0,
+            window.wait_ms,
             collisions.total
         );
+        smoke.window = Window {
+            since: Some((Instant::now(), world.tick)),
+            ..default()
+        };
     }
     if smoke.frame < smoke.frames {
         return;
     }
     let Some(path) = smoke.screenshot.clone() else {
-        report(&smoke, &world, &stats, &collisions, &units, None);
+        report(smoke, &world, &stats, &collisions, &units, None);
         exit.write(exit_status(&collisions, true));
         return;
     };
@@ -185,7 +209,7 @@ fn finish(
     let saved = smoke.colours.is_some() && std::fs::metadata(&path).is_ok_and(|m| m.len() > 0);
     if saved || smoke.frame > shot_at + SCREENSHOT_PATIENCE {
         report(
-            &smoke,
+            smoke,
             &world,
             &stats,
             &collisions,

@@ -36,6 +36,10 @@ pub struct NavAgent {
     pub(crate) failures_in_row: u32,
     pub(crate) ordered_at: Tick,
     pub(crate) resume: Option<Resume>,
+    /// The tick since which the unit waits in the planning queue (set at
+    /// the first dispatch that sees it wanting a plan): the queue is served
+    /// oldest first.
+    pub(crate) queued_at: Option<Tick>,
 }
 
 impl NavAgent {
@@ -51,6 +55,7 @@ impl NavAgent {
             failures_in_row: 0,
             ordered_at: 0,
             resume: None,
+            queued_at: None,
         }
     }
 }

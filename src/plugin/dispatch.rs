@@ -31,13 +31,28 @@ struct Request {
     old: Reserved,
 }
 
+/// A unit's cells (one per tick) and jump points, or why it has none; `None`
+/// if its batch ran out of expansions before it.
+type Outcome = Option<Result<(Vec<Cell>, Vec<Waypoint>), PlanError>>;
+
 /// One unit's answer.
 struct Answer {
     entity: Entity,
     generation: u32,
     goal: Cell,
-    /// The cells, one per tick, and the jump points.
-    result: Result<(Vec<Cell>, Vec<Waypoint>), PlanError>,
+    /// `None`: deferred, it goes first next time.
+    result: Outcome,
+}
+
+impl Answer {
+    fn new(req: &Request, result: Outcome) -> Self {
+        Self {
+            entity: req.entity,
+            generation: req.generation,
+            goal: req.goal,
+            result,
+        }
+    }
 }
 
 struct Batch {
@@ -120,8 +135,8 @@ impl RegionCache {
     }
 }
 
-/// Starts a batch for the units that want a plan, in entity order, up to the
-/// per-tick budget.
+/// Starts a batch for the units that want a plan, longest waiting first
+/// (then in entity order), up to the per-tick budget.
 pub(crate) fn dispatch(
     world: Res<NavWorld>,
     settings: Res<NavSettings>,
@@ -132,11 +147,12 @@ pub(crate) fn dispatch(
     if in_flight.is_busy() {
         return;
     }
-    let start_tick = world.tick + settings.latency_ticks.max(1);
-    let mut wanting: Vec<Entity> = agents
-        .iter()
+    let now = world.tick;
+    let start_tick = now + settings.latency_ticks.max(1);
+    let mut wanting: Vec<(Tick, Entity)> = agents
+        .iter_mut()
         .filter(|(_, a, _, _)| a.wants_plan && !a.in_flight)
-        .map(|(e, ..)| e)
+        .map(|(e, mut a, ..)| (*a.queued_at.get_or_insert(now), e))
         .collect();
     if wanting.is_empty() {
         return;
@@ -144,7 +160,7 @@ pub(crate) fn dispatch(
     wanting.sort_unstable();
     wanting.truncate(settings.budget_per_tick.max(1));
     let mut requests = Vec::with_capacity(wanting.len());
-    for entity in wanting {
+    for (_, entity) in wanting {
         let Ok((_, mut agent, order, mut state)) = agents.get_mut(entity) else {
             continue;
         };
@@ -187,7 +203,9 @@ pub(crate) fn dispatch(
 /// sends the answers in that order and returns `grid` with every plan in
 /// it. Units that found no path try once more after the rest of the batch,
 /// which may have moved out of their way (a unit packed in a crowd that is
-/// sent off with it).
+/// sent off with it). Once the batch's queries have expanded
+/// `expansions_per_batch` nodes, the units not yet planned are answered
+/// "deferred" (and a retry keeps its first failure).
 fn plan_batch(
     mut grid: NavGrid,
     requests: Vec<Request>,
@@ -196,7 +214,8 @@ fn plan_batch(
     mut send: impl FnMut(Answer),
 ) -> NavGrid {
     let mut planner = settings.planner.build(settings.heuristic);
-    let mut plan = |req: &Request, grid: &mut NavGrid| {
+    let mut expanded = 0u64;
+    let mut plan = |req: &Request, grid: &mut NavGrid, expanded: &mut u64| {
         req.old.remove(grid);
         let mut query = PathQuery::new(req.start, req.goal)
             .starting_at(start_tick)
@@ -206,6 +225,7 @@ fn plan_batch(
         let result = planner
             .plan(grid, &query)
             .map(|plan| (plan.cells(), plan.waypoints));
+        *expanded += planner.last_stats().expanded;
         match &result {
             Ok((cells, _)) => Reserved::Path {
                 start: start_tick,
@@ -214,12 +234,12 @@ fn plan_batch(
             .apply(grid),
             Err(_) => req.old.apply(grid),
         }
-        Answer {
-            entity: req.entity,
-            generation: req.generation,
-            goal: req.goal,
-            result,
-        }
+        Answer::new(req, Some(result))
+    };
+    let spent = |expanded: u64| {
+        settings
+            .expansions_per_batch
+            .is_some_and(|limit| expanded >= limit)
     };
     // After the first failure, cells parked for good by units outside the
     // batch count as walls: a goal they cut off fails without a search (the
@@ -229,6 +249,10 @@ fn plan_batch(
     let mut open: Option<Regions> = None;
     let mut failed = Vec::new();
     for req in requests {
+        if spent(expanded) {
+            send(Answer::new(&req, None));
+            continue;
+        }
         let sealed = open.as_ref().is_some_and(|open| {
             let walls = grid.walls();
             walls.contains(req.goal)
@@ -237,28 +261,27 @@ fn plan_batch(
                 && !open.connected(req.start, req.goal)
         });
         if sealed {
-            send(Answer {
-                entity: req.entity,
-                generation: req.generation,
-                goal: req.goal,
-                result: Err(PlanError::Unreachable),
-            });
+            send(Answer::new(&req, Some(Err(PlanError::Unreachable))));
             continue;
         }
-        let answer = plan(&req, &mut grid);
-        if matches!(answer.result, Err(PlanError::Unreachable)) {
+        let answer = plan(&req, &mut grid, &mut expanded);
+        if matches!(answer.result, Some(Err(PlanError::Unreachable))) {
             if open.is_none() {
                 open = Some(Regions::open_after(&grid, start_tick, |c| {
                     leaving.contains(&c)
                 }));
             }
-            failed.push(req);
+            failed.push((req, answer));
         } else {
             send(answer);
         }
     }
-    for req in failed {
-        send(plan(&req, &mut grid));
+    for (req, first) in failed {
+        if spent(expanded) {
+            send(first);
+        } else {
+            send(plan(&req, &mut grid, &mut expanded));
+        }
     }
     grid
 }
@@ -274,8 +297,8 @@ fn still_wanted(
         return false;
     };
     let stands = match &answer.result {
-        Ok((cells, _)) => cells[0] == agent.cell,
-        Err(_) => true,
+        Some(Ok((cells, _))) => cells[0] == agent.cell,
+        _ => true,
     };
     agent.order_generation == answer.generation
         && reservations.units.contains_key(&answer.entity)
@@ -356,7 +379,13 @@ pub(crate) fn receive(
         let Some(old) = reservations.units.get(&answer.entity).cloned() else {
             continue;
         };
-        match answer.result {
+        let Some(result) = answer.result else {
+            // Deferred: first in line for the next batch.
+            agent.wants_plan = true;
+            continue;
+        };
+        agent.queued_at = None;
+        match result {
             Ok((cells, jump_points)) => {
                 let path = Reserved::Path {
                     start: batch.start_tick,

@@ -48,6 +48,7 @@ pub(crate) fn drive(
                     // not match the unit's generation and is dropped.
                     agent.order_generation = agent.order_generation.wrapping_add(1);
                     agent.wants_plan = false;
+                    agent.queued_at = None;
                     *state = AgentState::Moving;
                     if let Some(path) = path.as_mut() {
                         let delay = now - resume.planned_tick;

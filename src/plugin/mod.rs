@@ -104,6 +104,17 @@ impl JpstPlugin {
         self
     }
 
+    /// Lets a batch start new queries only until its queries have expanded
+    /// `expansions` nodes (default 200,000, some 30-40 ms of one core on a
+    /// slow 2-core machine; `None`: no limit). A batch always plans at least
+    /// one query; units left over go first in the next batch. Raise it with
+    /// the latency allowance or a slower nav tick, lower it to keep a fast
+    /// tick from waiting for crowds that fail to find paths.
+    pub fn with_expansions_per_batch(mut self, expansions: Option<u64>) -> Self {
+        self.settings.expansions_per_batch = expansions;
+        self
+    }
+
     /// Lets background planning take `ticks` nav ticks (default 1): plans
     /// start that many ticks after the order is dispatched.
     pub fn with_latency(mut self, ticks: Tick) -> Self {

@@ -70,6 +70,11 @@ impl NavLayout {
 pub struct NavSettings {
     /// Most queries planned per nav tick.
     pub budget_per_tick: usize,
+    /// Node expansions after which a batch starts no further query (`None`:
+    /// no limit); the units left over are first in line for the next batch.
+    /// It bounds how long the main thread can wait for a batch whatever the
+    /// crowd does, and being a count, not a time, keeps runs deterministic.
+    pub expansions_per_batch: Option<u64>,
     /// Nav ticks between dispatching a batch and applying its plans; plans
     /// start that many ticks later, so background tasks have that long.
     pub latency_ticks: Tick,
@@ -100,6 +105,7 @@ impl Default for NavSettings {
     fn default() -> Self {
         Self {
             budget_per_tick: 256,
+            expansions_per_batch: Some(200_000),
             latency_ticks: 1,
             retry_ticks: 16,
             compact_every: 64,

@@ -15,8 +15,13 @@ pub const STEP: Duration = Duration::from_millis(20);
 /// `MinimalPlugins + TransformPlugin + JpstPlugin` on `walls`, with time
 /// advancing by exactly one fixed step per update.
 pub fn test_app(walls: StaticGrid) -> App {
+    test_app_with(JpstPlugin::default(), walls)
+}
+
+/// [`test_app`] with a plugin configured by the test.
+pub fn test_app_with(plugin: JpstPlugin, walls: StaticGrid) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, TransformPlugin, JpstPlugin::default()))
+    app.add_plugins((MinimalPlugins, TransformPlugin, plugin))
         .insert_resource(Time::<Fixed>::from_duration(STEP))
         .insert_resource(TimeUpdateStrategy::ManualDuration(STEP))
         .insert_resource(NavWorld::new(walls));
