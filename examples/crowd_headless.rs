@@ -2,12 +2,14 @@
 //! orders all the time, and the plugin plans and drives them.
 //!
 //! ```text
-//! cargo run --release --example crowd_headless -- [--units N] [--ticks T] [--map <file.map>] [--planner jpst|sipp|auto]
+//! cargo run --release --example crowd_headless -- [--units N] [--ticks T] [--map <file.map>] [--planner jpst|sipp|auto] [--expansions-per-batch N|none]
 //! ```
 //!
 //! `--planner` picks the plugin's planner (`auto` by default, as in the
 //! plugin: JPST while few cells have moving obstacles, SIPP once many do),
 //! so the planners can be compared on the same crowd.
+//! `--expansions-per-batch` sets the plugin's limit of that name (default
+//! 200,000; `none` lifts it).
 //!
 //! Prints statistics once per simulated second (64 nav ticks) and ends with
 //! one summary line of `key value` pairs: `ticks`, `plans_per_sec`,
@@ -40,6 +42,7 @@ struct Args {
     ticks: u32,
     map: String,
     planner: PlannerKind,
+    expansions_per_batch: Option<u64>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -48,6 +51,7 @@ fn parse_args() -> Result<Args, String> {
         ticks: 640,
         map: "assets/maps/den520d/den520d.map".into(),
         planner: PlannerKind::Auto,
+        expansions_per_batch: NavSettings::default().expansions_per_batch,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -65,6 +69,15 @@ fn parse_args() -> Result<Args, String> {
             }
             "--map" => args.map = value,
             "--planner" => args.planner = value.parse()?,
+            "--expansions-per-batch" => {
+                args.expansions_per_batch = match value.as_str() {
+                    "none" => None,
+                    n => Some(
+                        n.parse()
+                            .map_err(|_| format!("bad --expansions-per-batch {value:?}"))?,
+                    ),
+                }
+            }
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -76,7 +89,7 @@ fn main() -> ExitCode {
         Ok(a) => a,
         Err(e) => {
             eprintln!(
-                "error: {e}\nusage: crowd_headless [--units N] [--ticks T] [--map <file.map>] [--planner jpst|sipp|auto]"
+                "error: {e}\nusage: crowd_headless [--units N] [--ticks T] [--map <file.map>] [--planner jpst|sipp|auto] [--expansions-per-batch N|none]"
             );
             return ExitCode::from(2);
         }
@@ -105,7 +118,9 @@ fn main() -> ExitCode {
     app.add_plugins((
         MinimalPlugins,
         TransformPlugin,
-        JpstPlugin::default().with_planner(args.planner, Heuristic::Manhattan),
+        JpstPlugin::default()
+            .with_planner(args.planner, Heuristic::Manhattan)
+            .with_expansions_per_batch(args.expansions_per_batch),
         CollisionCountPlugin,
     ))
     .insert_resource(Time::<Fixed>::from_duration(step))
