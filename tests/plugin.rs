@@ -445,3 +445,35 @@ fn blocks_and_hazards_spanning_a_pruning_come_out_when_despawned() {
         }
     }
 }
+
+/// A hazard announced with no notice onto the cell a unit is about to
+/// enter: the unit waits instead of stepping into it, then replans.
+#[test]
+fn a_unit_does_not_step_into_a_hazard_announced_too_late_to_replan() {
+    let mut app = test_app(open(12, 5));
+    let unit = unit(&mut app, (0, 2), (11, 2));
+    while state(&app, unit) != AgentState::Moving {
+        tick(&mut app);
+    }
+    tick(&mut app);
+    let now = nav_tick(&app);
+    let path = app.world().get::<TemporalPath>(unit).unwrap().clone();
+    let next = path.cells[(now + 1 - path.start_tick) as usize];
+    let cells = vec![next; 4];
+    app.world_mut().spawn(MovingHazard {
+        t0: now + 1,
+        cells: cells.clone(),
+        end: ObstacleEnd::Vanish,
+    });
+    let mut hit = None;
+    run_until(&mut app, 60, |app| {
+        let t = nav_tick(app);
+        let cell = app.world().get::<NavAgent>(unit).unwrap().cell;
+        if t > now && t <= now + 4 && cell == next {
+            hit = Some(t);
+        }
+        state(app, unit) == AgentState::Arrived
+    });
+    assert_eq!(hit, None, "the unit stood on the hazard");
+    assert_eq!(state(&app, unit), AgentState::Arrived);
+}

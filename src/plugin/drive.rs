@@ -13,7 +13,8 @@ use super::reservations::{Reservations, Reserved};
 use super::world::{NavLayout, NavWorld};
 
 /// Advances the nav clock and every unit to its cell for the new tick. A
-/// unit whose next cell became a wall after planning waits where it is,
+/// unit whose next cell became a wall after planning (or is taken by a
+/// block or hazard added too late for its replan to land) waits where it is,
 /// keeps its cell reserved and asks for a new plan, and so does every unit
 /// that was about to step into the cell of a unit that waits; units whose
 /// later path crosses such a cell are replanned. If the rest of a waiting
@@ -74,7 +75,8 @@ pub(crate) fn drive(
             next: reservations.units.get(&entity).map(|r| r.cell_at(now)),
         })
         .collect();
-    let stopping = units_that_stop(&world, &mut staying, &steps);
+    let recheck = now <= reservations.recheck_until;
+    let stopping = units_that_stop(&world, &mut staying, &steps, recheck);
     let mut held = Vec::new();
     // Same query, same order: `steps[i]` is the `i`-th unit.
     for ((entity, mut agent, mut pos, mut state, path), step) in agents.iter_mut().zip(&steps) {
@@ -163,9 +165,15 @@ impl CellMarks {
 
 /// The units that cannot make their move this tick: those whose next cell
 /// became a wall or holds a unit that stays there (one that stopped earlier,
-/// which later paths did not know of), and, in a chain, those about to step
-/// into the cell of a unit that stops.
-fn units_that_stop(world: &NavWorld, staying: &mut CellMarks, steps: &[Step]) -> HashSet<Entity> {
+/// which later paths did not know of), with `recheck`, also those whose move
+/// a block or hazard added lately now takes or crosses, and, in a chain,
+/// those about to step into the cell of a unit that stops.
+fn units_that_stop(
+    world: &NavWorld,
+    staying: &mut CellMarks,
+    steps: &[Step],
+    recheck: bool,
+) -> HashSet<Entity> {
     let now = world.tick;
     let walls = world.grid.walls();
     staying.reset_if_resized(walls.width() as usize * walls.height() as usize);
@@ -181,7 +189,7 @@ fn units_that_stop(world: &NavWorld, staying: &mut CellMarks, steps: &[Step]) ->
             }
         } else {
             moves.push((next, (entity, cell)));
-            if !walls.is_passable(next) {
+            if !walls.is_passable(next) || (recheck && taken_by_another(world, cell, next)) {
                 work.push((entity, cell));
             }
         }
@@ -206,6 +214,22 @@ fn units_that_stop(world: &NavWorld, staying: &mut CellMarks, steps: &[Step]) ->
         }
     }
     stopping
+}
+
+/// True if something besides the unit moving `from -> to` into the current
+/// tick holds `to` now (the unit's own reservation is one block there) or
+/// comes the other way.
+fn taken_by_another(world: &NavWorld, from: Cell, to: Cell) -> bool {
+    let now = world.tick;
+    let index = world.grid.walls().index(to);
+    let holders = world
+        .grid
+        .obstacles()
+        .blocked_intervals(index)
+        .iter()
+        .filter(|iv| iv.contains(now))
+        .count();
+    holders > 1 || world.grid.is_swap(from, to, now - 1)
 }
 
 /// The rest of an interrupted path as the unit's reservation from tick `now`

@@ -125,6 +125,10 @@ pub(crate) struct Reservations {
     pub hazards: HashMap<Entity, MovingHazard>,
     /// The grid was replaced: write everything into it again.
     pub reapply: bool,
+    /// Until this tick, units check their next step against blocks and
+    /// hazards added lately, which committed paths may not have known of
+    /// (their replans land only after the latency allowance).
+    pub recheck_until: Tick,
 }
 
 impl Reservations {

@@ -129,8 +129,10 @@ pub(crate) fn sync_blockers(
 
 /// Applies added and removed [`ScheduledBlock`]s and [`MovingHazard`]s;
 /// units whose committed path they cross are replanned.
+#[allow(clippy::too_many_arguments)] // blocks and hazards, added and removed
 pub(crate) fn sync_temporal_obstacles(
     mut world: ResMut<NavWorld>,
+    settings: Res<NavSettings>,
     mut reservations: ResMut<Reservations>,
     blocks: Query<(Entity, &ScheduledBlock), Changed<ScheduledBlock>>,
     hazards: Query<(Entity, &MovingHazard), Changed<MovingHazard>>,
@@ -162,6 +164,7 @@ pub(crate) fn sync_temporal_obstacles(
         }
         let to = block.to.map_or(Tick::MAX, |t| t.saturating_sub(1));
         replan_touching(&reservations, &mut agents, block.cell, block.from, to);
+        reservations.recheck_until = world.tick + settings.latency_ticks + 1;
     }
     for (entity, hazard) in &hazards {
         if let Some(old) = reservations.hazards.insert(entity, hazard.clone()) {
@@ -175,6 +178,7 @@ pub(crate) fn sync_temporal_obstacles(
             reservations.hazards.remove(&entity);
             continue;
         }
+        reservations.recheck_until = world.tick + settings.latency_ticks + 1;
         for (k, cell) in hazard.cells.iter().enumerate() {
             let t = hazard.t0 + k as Tick;
             replan_touching(
