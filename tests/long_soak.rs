@@ -20,9 +20,11 @@ use bevy_jpst::io::read_map;
 use bevy_jpst::plugin::*;
 use plugin_common::{collisions, nav_tick, positions, state, test_app, tick};
 
-/// Longest a unit may stay in `Planning`, in nav ticks: a full queue of
-/// 2,000 orders drains in 8 ticks at the default budget of 256 per tick.
-const MAX_PLANNING_TICKS: u32 = 64;
+/// Longest a unit may stay in `Planning`, in nav ticks. Batches stop at the
+/// default limit of 200,000 expansions, so the first 2,000 orders, all given
+/// at once, take a while to drain (85 ticks in a 5,000-tick run); a unit
+/// stuck in the queue would wait for ever.
+const MAX_PLANNING_TICKS: u32 = 256;
 
 fn env_or(name: &str, default: u32) -> u32 {
     std::env::var(name)

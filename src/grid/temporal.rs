@@ -171,9 +171,9 @@ impl TemporalMap {
     /// Takes out one block of exactly `span` added by [`block`](Self::block)
     /// (other blocks of the cell, even overlapping ones, stay; a span partly
     /// forgotten by [`forget_before`](Self::forget_before) is matched by
-    /// what is left of it). The fast-path
-    /// bounds (busy ends, near-temporal layers, horizon) stay where they
-    /// were: still correct, only less sharp, until the map is rebuilt.
+    /// what is left of it). The fast-path bounds (busy ends, near-temporal
+    /// layers, horizon) stay where they were: still correct, only less
+    /// sharp, until [`forget_before`](Self::forget_before) recomputes them.
     pub fn unblock(&mut self, cell: usize, span: Interval) {
         let Some(span) = self.clip(span) else {
             return;
