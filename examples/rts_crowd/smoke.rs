@@ -51,11 +51,11 @@ struct Smoke {
     painted: bool,
     /// Since the last log line: the slowest frame, the planner waits, and
     /// the frame and nav tick the window started at.
-    window: Window,
+    window: LogWindow,
 }
 
 #[derive(Default)]
-struct Window {
+struct LogWindow {
     max_frame_ms: f32,
     wait_ms: f64,
     since: Option<(Instant, Tick)>,
@@ -75,7 +75,7 @@ impl Plugin for SmokePlugin {
             next_round: 0,
             round: 0,
             painted: false,
-            window: Window::default(),
+            window: LogWindow::default(),
         })
         .add_systems(
             Update,
@@ -184,7 +184,7 @@ fn finish(
             window.wait_ms,
             collisions.total
         );
-        smoke.window = Window {
+        smoke.window = LogWindow {
             since: Some((Instant::now(), world.tick)),
             ..default()
         };

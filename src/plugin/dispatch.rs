@@ -14,12 +14,12 @@ use crossbeam_channel::{Receiver, unbounded};
 
 use crate::grid::{Cell, NavGrid, Regions, StaticGrid, Tick};
 use crate::search::Query as PathQuery;
-use crate::search::{GoalPolicy, PlanError, Waypoint, validate_path};
+use crate::search::{GoalPolicy, PlanError, Waypoint};
 
 use super::components::{AgentState, MoveOrder, NavAgent, Retry, TemporalPath};
 use super::diagnostics::NavStats;
 use super::messages::{PathFailed, PathFound};
-use super::reservations::{Reservations, Reserved};
+use super::reservations::{Reservations, Reserved, swap_if_valid};
 use super::world::{NavSettings, NavWorld};
 
 /// One unit to plan.
@@ -303,24 +303,6 @@ fn still_wanted(
     agent.order_generation == answer.generation
         && reservations.units.contains_key(&answer.entity)
         && stands
-}
-
-/// Replaces reservation `old` with `new` in `grid` if `new`, a path, is
-/// valid against everything else there; otherwise leaves `grid` as it was.
-fn swap_if_valid(grid: &mut NavGrid, old: &Reserved, new: &Reserved) -> bool {
-    let Reserved::Path { start, cells } = new else {
-        return false;
-    };
-    old.remove(grid);
-    let query = PathQuery::new(cells[0], cells[cells.len() - 1])
-        .starting_at(*start)
-        .with_policy(GoalPolicy::Stay);
-    if validate_path(grid, &query, cells, cells.len() as u32 - 1).is_err() {
-        old.apply(grid);
-        return false;
-    }
-    new.apply(grid);
-    true
 }
 
 /// Applies the batch due at this tick: re-validates each plan against the

@@ -4,12 +4,10 @@ use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
 
 use crate::grid::{Cell, NavGrid, Tick};
-use crate::search::Query as PathQuery;
-use crate::search::{GoalPolicy, validate_path};
 
 use super::components::{AgentState, GridPos, NavAgent, Resume, TemporalPath};
 use super::messages::Arrived;
-use super::reservations::{Reservations, Reserved};
+use super::reservations::{Reservations, Reserved, swap_if_valid};
 use super::world::{NavLayout, NavWorld};
 
 /// Advances the nav clock and every unit to its cell for the new tick. A
@@ -246,20 +244,11 @@ fn try_resume(
     if !cells.iter().all(|c| grid.walls().is_passable(*c)) {
         return None;
     }
-    current.remove(grid);
-    let query = PathQuery::new(cells[0], cells[cells.len() - 1])
-        .starting_at(now)
-        .with_policy(GoalPolicy::Stay);
-    if validate_path(grid, &query, cells, cells.len() as u32 - 1).is_err() {
-        current.apply(grid);
-        return None;
-    }
     let path = Reserved::Path {
         start: now,
         cells: cells.clone(),
     };
-    path.apply(grid);
-    Some(path)
+    swap_if_valid(grid, current, &path).then_some(path)
 }
 
 /// Places units between their previous and current cell according to how

@@ -5,6 +5,8 @@ use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 
 use crate::grid::{Cell, NavGrid, ObstacleEnd, TemporalMap, Tick};
+use crate::search::Query as PathQuery;
+use crate::search::{GoalPolicy, validate_path};
 
 use super::components::{MovingHazard, ScheduledBlock};
 
@@ -111,6 +113,24 @@ impl Reserved {
             }
         }
     }
+}
+
+/// Replaces reservation `old` with `new` in `grid` if `new`, a path, is
+/// valid against everything else there; otherwise leaves `grid` as it was.
+pub(crate) fn swap_if_valid(grid: &mut NavGrid, old: &Reserved, new: &Reserved) -> bool {
+    let Reserved::Path { start, cells } = new else {
+        return false;
+    };
+    old.remove(grid);
+    let query = PathQuery::new(cells[0], cells[cells.len() - 1])
+        .starting_at(*start)
+        .with_policy(GoalPolicy::Stay);
+    if validate_path(grid, &query, cells, cells.len() as u32 - 1).is_err() {
+        old.apply(grid);
+        return false;
+    }
+    new.apply(grid);
+    true
 }
 
 /// Everything the plugin wrote into [`NavWorld`](super::NavWorld)'s grid on
