@@ -358,9 +358,9 @@ pub(crate) fn receive(
         if agent.order_generation != answer.generation {
             continue; // re-ordered while planning: the newer order is queued
         }
-        let Some(old) = reservations.units.get(&answer.entity).cloned() else {
+        if !reservations.units.contains_key(&answer.entity) {
             continue;
-        };
+        }
         let Some(result) = answer.result else {
             // Deferred: first in line for the next batch.
             agent.wants_plan = true;
@@ -378,7 +378,10 @@ pub(crate) fn receive(
                 let fits = adopted
                     || (batch.start_tick == now
                         && cells[0] == agent.cell
-                        && swap_if_valid(&mut world.grid, &old, &path));
+                        && reservations
+                            .units
+                            .get(&answer.entity)
+                            .is_some_and(|old| swap_if_valid(&mut world.grid, old, &path)));
                 if !fits {
                     agent.wants_plan = true;
                     continue;
