@@ -88,6 +88,9 @@ pub struct TemporalMap {
     /// planner copies only the pointers, and an edit after that copies only
     /// the timeline it touches.
     timelines: Vec<Arc<CellTimeline>>,
+    /// Number of safe intervals per cell, beside the timelines so that
+    /// counting them reads one flat array.
+    interval_count: Vec<u32>,
     busy_end: Vec<Tick>,
     near_busy_end: Vec<Tick>,
     /// Layer 0: cells whose `near_busy_end` exceeds 0; layer `k >= 1`: cells
@@ -113,6 +116,7 @@ impl TemporalMap {
             height,
             slot: vec![NO_TIMELINE; cells],
             timelines: Vec::new(),
+            interval_count: vec![1; cells],
             busy_end: vec![0; cells],
             near_busy_end: vec![0; cells],
             near_layers: vec![Arc::new(BitRows::new(width, height))],
@@ -158,6 +162,8 @@ impl TemporalMap {
             .partition_point(|iv| (iv.start, iv.end) <= (span.start, span.end));
         tl.blocked.insert(at, span);
         tl.refresh_safe();
+        let count = tl.safe.len() as u32;
+        self.interval_count[cell] = count;
         let end = if span.end == FOREVER {
             self.horizon = self.horizon.max(span.start);
             FOREVER
@@ -191,6 +197,8 @@ impl TemporalMap {
             let tl = Arc::make_mut(&mut self.timelines[slot]);
             tl.blocked.remove(at);
             tl.refresh_safe();
+            let count = tl.safe.len() as u32;
+            self.interval_count[cell] = count;
         }
     }
 
@@ -271,6 +279,7 @@ impl TemporalMap {
                 t.departures.drain(..gone);
                 t.refresh_safe();
             }
+            self.interval_count[cell] = tl.safe.len() as u32;
             if tl.blocked.is_empty() && tl.departures.is_empty() {
                 self.slot[cell] = NO_TIMELINE;
                 continue;
@@ -421,6 +430,13 @@ impl TemporalMap {
     /// The cell's blocks, sorted by start (they may overlap).
     pub fn blocked_intervals(&self, cell: usize) -> &[Interval] {
         self.timeline(cell).map_or(&[], |tl| &tl.blocked)
+    }
+
+    /// Number of safe intervals of the cell (the length of
+    /// [`safe_intervals`](Self::safe_intervals)), from one flat array.
+    #[inline]
+    pub fn interval_count(&self, cell: usize) -> usize {
+        self.interval_count[cell] as usize
     }
 
     /// Index of the safe interval of the cell that contains `tick`, or `None`
@@ -591,6 +607,7 @@ mod tests {
                     fresh.blocked_intervals(cell)
                 );
                 assert_eq!(kept.blocked_intervals(cell), fresh.blocked_intervals(cell));
+                assert_eq!(kept.interval_count(cell), fresh.safe_intervals(cell).len());
                 assert_eq!(kept.busy_end(cell), fresh.busy_end(cell), "cell {cell}");
                 assert_eq!(kept.near_busy_end(cell), fresh.near_busy_end(cell));
                 for t in now..now + 700 {

@@ -194,6 +194,7 @@ impl JpstSearch {
             if obstacles.near_busy_end(n) > g {
                 step_into(obstacles, n, dir, g, stay_until, scan, |tick, k| {
                     successors.push(JumpPoint {
+                        at: next,
                         cell: n,
                         tick,
                         dirs: DirSet::ALL,
@@ -232,17 +233,18 @@ impl JpstSearch {
         p: &Prepared,
         stats: &mut SearchStats,
     ) -> Option<u32> {
-        let h = p.h.at_index(s.cell);
+        let h = p.h.at(s.at, s.cell);
         if h == UNREACHABLE {
             return None;
         }
+        let count = obstacles.interval_count(s.cell);
         let interval = match s.interval {
             Some(k) => k as usize,
+            // Past its last activity a cell is in its last safe interval.
+            None if obstacles.busy_end(s.cell) <= s.tick => count - 1,
             None => obstacles.interval_at(s.cell, s.tick)?,
         };
-        let child = self
-            .nodes
-            .get(s.cell, interval, obstacles.safe_intervals(s.cell).len());
+        let child = self.nodes.get(s.cell, interval, count);
         let c = &mut self.nodes.nodes[child as usize];
         if s.tick < c.g {
             c.g = s.tick;
