@@ -41,7 +41,7 @@ mod bench {
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use bevy_jpst::search::Heuristic;
+use bevy_jpst::search::{Heuristic, Jpst};
 
 /// Which experiment to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +74,8 @@ struct Args {
     astar_budget: u64,
     /// Optional JPST jump limit in cells.
     jump_limit: Option<u32>,
+    /// JPST expands its wait successors at once (off by default).
+    speculative_wait: bool,
     /// Sequential: also run time-expanded A*.
     astar: bool,
     /// Sequential: prefix of the `.md`, `.csv` and `.svg` outputs.
@@ -82,10 +84,10 @@ struct Args {
 
 const USAGE: &str = "usage: bench [--mode batch] --map <file.map> --scen <file.scen> \
 [--obstacles N] [--queries M] [--park] [--heuristic manhattan|perfect] \
-[--astar-budget EXPANSIONS] [--jump-limit CELLS]
+[--astar-budget EXPANSIONS] [--jump-limit CELLS] [--speculative-wait]
        bench --mode sequential --map <file.map> --scen <file.scen> [--agents N] [--park] \
 [--heuristic manhattan|perfect] [--astar] [--astar-budget EXPANSIONS] [--jump-limit CELLS] \
-[--out PREFIX]";
+[--speculative-wait] [--out PREFIX]";
 
 /// Flags that only one mode understands.
 const BATCH_ONLY: [&str; 2] = ["--obstacles", "--queries"];
@@ -103,6 +105,7 @@ fn parse_args() -> Result<Args, String> {
         heuristic: Heuristic::Manhattan,
         astar_budget: 2_000_000,
         jump_limit: None,
+        speculative_wait: false,
         astar: false,
         out: None,
     };
@@ -127,6 +130,7 @@ fn parse_args() -> Result<Args, String> {
             "--jump-limit" => args.jump_limit = Some(number(&value()?)?),
             "--out" => args.out = Some(value()?.into()),
             "--park" => args.park = true,
+            "--speculative-wait" => args.speculative_wait = true,
             "--astar" => args.astar = true,
             "--heuristic" => {
                 args.heuristic = match value()?.as_str() {
@@ -155,6 +159,17 @@ fn parse_args() -> Result<Args, String> {
         return Err(format!("{flag} does not apply to {mode} mode"));
     }
     Ok(args)
+}
+
+impl Args {
+    /// The JPST planner these options ask for.
+    fn jpst(&self) -> Jpst {
+        let mut jpst = Jpst::new(self.heuristic).with_speculative_wait(self.speculative_wait);
+        if let Some(limit) = self.jump_limit {
+            jpst = jpst.with_jump_limit(limit);
+        }
+        jpst
+    }
 }
 
 fn number<T: std::str::FromStr>(text: &str) -> Result<T, String> {

@@ -6,7 +6,7 @@ use std::time::Instant;
 use bevy_jpst::grid::{NavGrid, ObstacleEnd};
 use bevy_jpst::io::{prioritised_obstacles, read_map, read_scen};
 use bevy_jpst::search::{
-    GoalPolicy, Jpst, PlanError, Planner, Query, Sipp, TimeExpandedAStar, validate_path,
+    GoalPolicy, PlanError, Planner, Query, Sipp, TimeExpandedAStar, validate_path,
 };
 
 use crate::Args;
@@ -76,10 +76,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         args.heuristic,
     );
 
-    let mut jpst = Jpst::new(args.heuristic);
-    if let Some(limit) = args.jump_limit {
-        jpst = jpst.with_jump_limit(limit);
-    }
+    let jpst = args.jpst();
     let mut planners: Vec<Box<dyn Planner>> = vec![
         Box::new(jpst),
         Box::new(Sipp::new(args.heuristic)),

@@ -7,7 +7,7 @@ use std::time::Instant;
 use bevy_jpst::grid::{NavGrid, ObstacleEnd};
 use bevy_jpst::io::{read_map, read_scen};
 use bevy_jpst::search::{
-    GoalPolicy, Jpst, Plan, PlanError, Planner, Query, Sipp, TimeExpandedAStar, validate_path,
+    GoalPolicy, Plan, PlanError, Planner, Query, Sipp, TimeExpandedAStar, validate_path,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -124,10 +124,7 @@ pub fn run(args: &Args) -> Result<(), String> {
 
 /// JPST, SIPP and (with `--astar`) time-expanded A*, in that order.
 fn planners(args: &Args) -> Vec<Box<dyn Planner>> {
-    let mut jpst = Jpst::new(args.heuristic);
-    if let Some(limit) = args.jump_limit {
-        jpst = jpst.with_jump_limit(limit);
-    }
+    let jpst = args.jpst();
     let mut planners: Vec<Box<dyn Planner>> =
         vec![Box::new(jpst), Box::new(Sipp::new(args.heuristic))];
     if args.astar {

@@ -43,7 +43,7 @@ pub fn all_planners() -> Vec<Box<dyn Planner>> {
         Box::new(Sipp::new(Heuristic::Perfect2D)),
         Box::new(Jpst::new(Heuristic::Manhattan)),
         Box::new(Jpst::new(Heuristic::Perfect2D)),
-        Box::new(Jpst::new(Heuristic::Manhattan).with_speculative_wait(false)),
+        Box::new(Jpst::new(Heuristic::Manhattan).with_speculative_wait(true)),
         Box::new(Jpst::new(Heuristic::Manhattan).with_jump_limit(5)),
     ]
 }

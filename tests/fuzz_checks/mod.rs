@@ -253,8 +253,8 @@ pub fn planners(jump_limit: u32) -> Vec<(String, Box<dyn Planner>)> {
             Box::new(Jpst::new(h).with_jump_limit(jump_limit)),
         ));
         all.push((
-            format!("jpst/{h:?}/no-speculative-wait"),
-            Box::new(Jpst::new(h).with_speculative_wait(false)),
+            format!("jpst/{h:?}/speculative-wait"),
+            Box::new(Jpst::new(h).with_speculative_wait(true)),
         ));
     }
     all

@@ -54,14 +54,14 @@ impl Default for Jpst {
 }
 
 impl Jpst {
-    /// A planner guided by `heuristic`, with no jump limit and speculative
-    /// waits on.
+    /// A planner guided by `heuristic`, with no jump limit and no
+    /// speculative waits.
     pub fn new(heuristic: Heuristic) -> Self {
         Self {
             runner: QueryRunner::new(heuristic),
             search: JpstSearch {
                 jump_limit: NO_JUMP_LIMIT,
-                speculative_wait: true,
+                speculative_wait: false,
                 ..JpstSearch::default()
             },
         }
@@ -76,7 +76,12 @@ impl Jpst {
     }
 
     /// Expand "wait, then move" successors at once instead of queueing them
-    /// (on by default). Never changes the cost found.
+    /// (off by default). Never changes the cost found.
+    ///
+    /// A wait successor's f-value is always above that of the node it comes
+    /// from (the wait costs at least one tick more than a move), so the
+    /// queue would only reach it later, and often never: with moving
+    /// obstacles around, expanding it at once costs more than it saves.
     pub fn with_speculative_wait(mut self, on: bool) -> Self {
         self.search.speculative_wait = on;
         self
