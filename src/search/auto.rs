@@ -2,11 +2,11 @@
 //!
 //! JPST is several times faster than SIPP while few cells see moving
 //! obstacles and slower once many do. In the sequential benchmarks
-//! (`benchmarks/*.csv`), with under 5% of the walkable cells of Berlin,
-//! Paris or den520d touched, JPST was 1.4-2.5x faster than SIPP; at 5-8%
-//! 0.7-2.9x; at 8-15% 0.7-1.1x; beyond that 0.5-0.7x. Both are optimal,
-//! so switching changes no cost, only which of several equally fast paths
-//! comes back.
+//! (`benchmarks/*.csv`, summed times per band of the share of walkable
+//! cells touched, Berlin / Paris / den520d): under 6% touched JPST was
+//! 1.2-3.1x faster than SIPP; at 6-10% 1.0-3.5x; at 10-15% 0.8-1.2x;
+//! beyond 15% 0.7-0.8x. Both are optimal, so switching changes no cost,
+//! only which of several equally fast paths comes back.
 
 use crate::grid::NavGrid;
 
@@ -17,7 +17,7 @@ use super::{Jpst, Planner, Sipp};
 
 /// Above this share of walkable cells touched by temporal obstacles,
 /// [`AutoPlanner`] answers with SIPP.
-pub const SIPP_FROM_SHARE: f64 = 0.06;
+pub const SIPP_FROM_SHARE: f64 = 0.10;
 
 /// JPST while under [`SIPP_FROM_SHARE`] of the walkable cells have temporal
 /// obstacles, SIPP from then on.
