@@ -13,7 +13,7 @@
 
 mod scan;
 
-use crate::grid::{DirSet, NavGrid, TemporalMap};
+use crate::grid::{DirSet, NavGrid, StaticGrid, TemporalMap};
 
 use super::Planner;
 use super::error::PlanError;
@@ -200,7 +200,6 @@ impl JpstSearch {
                 step_into(obstacles, n, dir, g, stay_until, scan, |tick, k| {
                     successors.push(JumpPoint {
                         at: next,
-                        cell: n,
                         tick,
                         dirs: DirSet::ALL,
                         interval: Some(k),
@@ -218,7 +217,7 @@ impl JpstSearch {
             // Only SIPP steps carry their interval; those arriving after
             // g + 1 waited first.
             let is_wait = s.interval.is_some() && s.tick > g.saturating_add(1);
-            if let Some(child) = self.generate(obstacles, id, *s, p, stats)
+            if let Some(child) = self.generate(walls, obstacles, id, *s, p, stats)
                 && is_wait
                 && self.speculative_wait
             {
@@ -232,24 +231,26 @@ impl JpstSearch {
     /// was improved or gained directions (so it needs expanding).
     fn generate(
         &mut self,
+        walls: &StaticGrid,
         obstacles: &TemporalMap,
         parent: u32,
         s: JumpPoint,
         p: &Prepared,
         stats: &mut SearchStats,
     ) -> Option<u32> {
-        let h = p.h.at(s.at, s.cell);
+        let cell = walls.index(s.at);
+        let h = p.h.at(s.at, cell);
         if h == UNREACHABLE {
             return None;
         }
-        let count = obstacles.interval_count(s.cell);
+        let count = obstacles.interval_count(cell);
         let interval = match s.interval {
             Some(k) => k as usize,
             // Past its last activity a cell is in its last safe interval.
-            None if obstacles.busy_end(s.cell) <= s.tick => count - 1,
-            None => obstacles.interval_at(s.cell, s.tick)?,
+            None if obstacles.busy_end(cell) <= s.tick => count - 1,
+            None => obstacles.interval_at(cell, s.tick)?,
         };
-        let child = self.nodes.get(s.cell, interval, count);
+        let child = self.nodes.get(cell, interval, count);
         let c = &mut self.nodes.nodes[child as usize];
         if s.tick < c.g {
             c.g = s.tick;

@@ -22,8 +22,6 @@ use crate::grid::{BitRows, Cell, Dir, DirSet, FOREVER, NavGrid, StaticGrid, Temp
 pub(super) struct JumpPoint {
     /// The cell.
     pub at: Cell,
-    /// Its dense index.
-    pub cell: usize,
     /// Arrival tick.
     pub tick: Tick,
     /// Directions to continue in from there (wait successors are always
@@ -36,10 +34,9 @@ pub(super) struct JumpPoint {
 impl JumpPoint {
     /// A jump point queued by its own f-value.
     #[inline]
-    fn new(at: Cell, cell: usize, tick: Tick, dirs: DirSet) -> Self {
+    fn new(at: Cell, tick: Tick, dirs: DirSet) -> Self {
         Self {
             at,
-            cell,
             tick,
             dirs,
             interval: None,
@@ -148,22 +145,17 @@ impl<'a> Scanner<'a> {
         if self.obstacles.near_busy_end(cell) >= t {
             // Temporal activity around: a full (SIPP-like) node.
             if self.can_enter(cell, t, dir) {
-                out.push(JumpPoint::new(Cell::new(x, y), cell, t, DirSet::ALL));
+                out.push(JumpPoint::new(Cell::new(x, y), t, DirSet::ALL));
             }
             return Visit::Stop;
         }
         if x == self.goal.x && y == self.goal.y {
-            out.push(JumpPoint::new(Cell::new(x, y), cell, t, DirSet::ALL));
+            out.push(JumpPoint::new(Cell::new(x, y), t, DirSet::ALL));
             return Visit::Stop;
         }
         let forced = self.forced_sides(x, y, dir);
         if !forced.is_empty() || steps >= limit {
-            out.push(JumpPoint::new(
-                Cell::new(x, y),
-                cell,
-                t,
-                dir.bit().union(forced),
-            ));
+            out.push(JumpPoint::new(Cell::new(x, y), t, dir.bit().union(forced)));
             return Visit::Stop;
         }
         Visit::Continue
@@ -196,7 +188,7 @@ impl<'a> Scanner<'a> {
         }
         if self.obstacles.near_busy_end(c1) > tick {
             // Temporal activity around the first cell: a full node there.
-            out.push(JumpPoint::new(Cell::new(x1, y), c1, tick + 1, DirSet::ALL));
+            out.push(JumpPoint::new(Cell::new(x1, y), tick + 1, DirSet::ALL));
             return;
         }
         if dir == Dir::East {
@@ -333,17 +325,17 @@ impl<'a> Scanner<'a> {
                 }
                 if self.obstacles.near_busy_end(cell) >= t {
                     // Temporal activity around: a full (SIPP-like) node.
-                    out.push(JumpPoint::new(Cell::new(x, y), cell, t, DirSet::ALL));
+                    out.push(JumpPoint::new(Cell::new(x, y), t, DirSet::ALL));
                     return;
                 }
             }
             if x == self.goal.x && y == self.goal.y {
-                out.push(JumpPoint::new(Cell::new(x, y), cell, t, DirSet::ALL));
+                out.push(JumpPoint::new(Cell::new(x, y), t, DirSet::ALL));
                 return;
             }
             if steps == limit {
                 let dirs = dir.bit().union(DirSet::HORIZONTAL);
-                out.push(JumpPoint::new(Cell::new(x, y), cell, t, dirs));
+                out.push(JumpPoint::new(Cell::new(x, y), t, dirs));
                 return;
             }
             let found = out.len();
@@ -351,7 +343,7 @@ impl<'a> Scanner<'a> {
             self.horizontal(x, y, t, Dir::West, out);
             if out.len() > found {
                 // The cell is quiet, so its arrival can wait for the queue.
-                out.push(JumpPoint::new(Cell::new(x, y), cell, t, dir.bit()));
+                out.push(JumpPoint::new(Cell::new(x, y), t, dir.bit()));
                 return;
             }
         }
