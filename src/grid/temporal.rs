@@ -15,7 +15,7 @@ use super::interval::{self, Interval};
 
 const NO_TIMELINE: u32 = u32::MAX;
 
-/// Ticks between two [`TemporalMap::near_rows_at`] layers.
+/// Ticks between two [`TemporalMap::layers_at`] layers.
 pub const NEAR_LAYER_TICKS: Tick = 32;
 /// Most layers kept; the last one also covers every later tick.
 const MAX_NEAR_LAYERS: usize = 256;
@@ -92,10 +92,20 @@ pub struct TemporalMap {
     /// counting them reads one flat array.
     interval_count: Vec<u32>,
     busy_end: Vec<Tick>,
-    near_busy_end: Vec<Tick>,
-    /// Layer 0: cells whose `near_busy_end` exceeds 0; layer `k >= 1`: cells
-    /// whose `near_busy_end` exceeds `layer_base + k * NEAR_LAYER_TICKS`.
+    /// First tick of the cell's earliest endless block ([`FOREVER`] if none):
+    /// from then on the cell is a wall.
+    settle: Vec<Tick>,
+    /// An upper bound on one past the last tick at which the cell changes,
+    /// counting an endless block as a change at its start only.
+    change_end: Vec<Tick>,
+    near_change_end: Vec<Tick>,
+    /// Layer 0: cells whose `near_change_end` exceeds 0; layer `k >= 1`:
+    /// cells whose `near_change_end` exceeds `layer_base + k *
+    /// NEAR_LAYER_TICKS`.
     near_layers: Vec<Arc<BitRows>>,
+    /// Per near layer: the cells already walls at the layer's first tick
+    /// (`settle` below its threshold), or `None` if there are none.
+    wall_layers: Vec<Option<Arc<BitRows>>>,
     layer_base: Tick,
     horizon: Tick,
 }
@@ -118,8 +128,11 @@ impl TemporalMap {
             timelines: Vec::new(),
             interval_count: vec![1; cells],
             busy_end: vec![0; cells],
-            near_busy_end: vec![0; cells],
+            settle: vec![FOREVER; cells],
+            change_end: vec![0; cells],
+            near_change_end: vec![0; cells],
             near_layers: vec![Arc::new(BitRows::new(width, height))],
+            wall_layers: vec![None],
             layer_base: base,
             horizon: 0,
         }
@@ -164,14 +177,17 @@ impl TemporalMap {
         tl.refresh_safe();
         let count = tl.safe.len() as u32;
         self.interval_count[cell] = count;
-        let end = if span.end == FOREVER {
+        if span.end == FOREVER {
             self.horizon = self.horizon.max(span.start);
-            FOREVER
+            self.mark_busy(cell, FOREVER, span.start.saturating_add(1));
+            if span.start < self.settle[cell] {
+                self.settle[cell] = span.start;
+                self.refresh_wall_bits(cell);
+            }
         } else {
             self.horizon = self.horizon.max(span.end + 1);
-            span.end + 1
-        };
-        self.mark_busy(cell, end);
+            self.mark_busy(cell, span.end + 1, span.end + 1);
+        }
     }
 
     /// Takes out one block of exactly `span` added by [`block`](Self::block)
@@ -198,7 +214,13 @@ impl TemporalMap {
             tl.blocked.remove(at);
             tl.refresh_safe();
             let count = tl.safe.len() as u32;
+            let settle = endless_start(&tl.blocked);
             self.interval_count[cell] = count;
+            if settle != self.settle[cell] {
+                // The cell may be free again: it must not stay a wall.
+                self.settle[cell] = settle;
+                self.refresh_wall_bits(cell);
+            }
         }
     }
 
@@ -231,7 +253,7 @@ impl TemporalMap {
         let at = tl.departures.partition_point(|d| *d <= rec);
         tl.departures.insert(at, rec);
         self.horizon = self.horizon.max(tick.saturating_add(1));
-        self.mark_busy(cell, tick.saturating_add(1));
+        self.mark_busy(cell, tick.saturating_add(1), tick.saturating_add(1));
     }
 
     /// The part of `span` not forgotten, if any.
@@ -259,6 +281,8 @@ impl TemporalMap {
         let old = std::mem::take(&mut self.timelines);
         let mut old: Vec<Option<Arc<CellTimeline>>> = old.into_iter().map(Some).collect();
         self.busy_end.fill(0);
+        self.change_end.fill(0);
+        self.settle.fill(FOREVER);
         self.horizon = 0;
         for cell in 0..cells {
             let slot = self.slot[cell];
@@ -284,34 +308,40 @@ impl TemporalMap {
                 self.slot[cell] = NO_TIMELINE;
                 continue;
             }
-            let mut end = 0;
+            let (mut end, mut change) = (0, 0);
             for iv in &tl.blocked {
                 if iv.end == FOREVER {
                     end = FOREVER;
+                    change = change.max(iv.start.saturating_add(1));
                     self.horizon = self.horizon.max(iv.start);
                 } else {
                     end = end.max(iv.end + 1);
+                    change = change.max(iv.end + 1);
                     self.horizon = self.horizon.max(iv.end + 1);
                 }
             }
             if let Some(last) = tl.departures.last() {
                 end = end.max(last.tick().saturating_add(1));
+                change = change.max(last.tick().saturating_add(1));
                 self.horizon = self.horizon.max(last.tick().saturating_add(1));
             }
             self.busy_end[cell] = end;
+            self.change_end[cell] = change;
+            self.settle[cell] = endless_start(&tl.blocked);
             self.slot[cell] = self.timelines.len() as u32;
             self.timelines.push(tl);
         }
         self.rebuild_near();
     }
 
-    /// Recomputes `near_busy_end` and the near layers from `busy_end`.
+    /// Recomputes `near_change_end`, the near layers and the wall layers from
+    /// `change_end` and `settle`.
     fn rebuild_near(&mut self) {
         let (w, h) = (self.width as usize, self.height as usize);
         // 3x3 maximum: along rows, then along columns.
         let mut across = vec![0; w * h];
         for y in 0..h {
-            let row = &self.busy_end[y * w..(y + 1) * w];
+            let row = &self.change_end[y * w..(y + 1) * w];
             for x in 0..w {
                 let lo = x.saturating_sub(1);
                 let hi = (x + 1).min(w - 1);
@@ -322,53 +352,85 @@ impl TemporalMap {
             let lo = y.saturating_sub(1);
             let hi = (y + 1).min(h - 1);
             for x in 0..w {
-                self.near_busy_end[y * w + x] =
+                self.near_change_end[y * w + x] =
                     (lo..=hi).map(|r| across[r * w + x]).max().unwrap_or(0);
             }
         }
         let last_finite = self
-            .near_busy_end
+            .near_change_end
             .iter()
             .copied()
             .filter(|e| *e != FOREVER)
             .max()
             .unwrap_or(0);
-        let count = (self.layer_of(last_finite) + 1).min(MAX_NEAR_LAYERS);
-        let mut layers = vec![BitRows::new(self.width, self.height); count];
-        for (i, &end) in self.near_busy_end.iter().enumerate() {
-            if end == 0 {
-                continue;
-            }
-            let (x, y) = ((i % w) as u32, (i / w) as u32);
-            for (k, layer) in layers.iter_mut().enumerate() {
-                if self.layer_threshold(k) >= end {
-                    break;
-                }
-                layer.set(x, y, true);
-            }
+        let count = (self.layer_of(last_finite) + 2).min(MAX_NEAR_LAYERS);
+        self.near_layers.clear();
+        self.wall_layers.clear();
+        for _ in 0..count {
+            self.push_layer();
         }
-        self.near_layers = layers.into_iter().map(Arc::new).collect();
     }
 
-    fn mark_busy(&mut self, cell: usize, end: Tick) {
-        if end <= self.busy_end[cell] {
+    /// Builds the next near layer and its wall layer from the per-cell ends.
+    fn push_layer(&mut self) {
+        let k = self.near_layers.len();
+        let threshold = self.layer_threshold(k);
+        let w = self.width as usize;
+        let mut near = BitRows::new(self.width, self.height);
+        let mut walls = BitRows::new(self.width, self.height);
+        let mut any_wall = false;
+        for i in 0..self.near_change_end.len() {
+            let (x, y) = ((i % w) as u32, (i / w) as u32);
+            if self.near_change_end[i] > threshold {
+                near.set(x, y, true);
+            }
+            if self.settle[i] < threshold {
+                walls.set(x, y, true);
+                any_wall = true;
+            }
+        }
+        self.near_layers.push(Arc::new(near));
+        self.wall_layers.push(any_wall.then(|| Arc::new(walls)));
+    }
+
+    /// Brings the cell's bit in every wall layer in line with its `settle`.
+    fn refresh_wall_bits(&mut self, cell: usize) {
+        let w = self.width as usize;
+        let (x, y) = ((cell % w) as u32, (cell / w) as u32);
+        for k in 0..self.wall_layers.len() {
+            let wall = self.settle[cell] < self.layer_threshold(k);
+            let layer = &mut self.wall_layers[k];
+            match layer {
+                Some(bits) if bits.get(x, y) != wall => Arc::make_mut(bits).set(x, y, wall),
+                None if wall => {
+                    let mut bits = BitRows::new(self.width, self.height);
+                    bits.set(x, y, true);
+                    *layer = Some(Arc::new(bits));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn mark_busy(&mut self, cell: usize, end: Tick, change: Tick) {
+        self.busy_end[cell] = self.busy_end[cell].max(end);
+        if change <= self.change_end[cell] {
             return;
         }
-        self.busy_end[cell] = end;
-        if end != FOREVER {
-            // Endless activity is in every layer; layers track finite ends.
-            self.grow_layers(end);
+        self.change_end[cell] = change;
+        if change != FOREVER {
+            self.grow_layers(change);
         }
         let w = self.width as usize;
         let (x, y) = ((cell % w) as i64, (cell / w) as i64);
         for ny in (y - 1).max(0)..=(y + 1).min(self.height as i64 - 1) {
             for nx in (x - 1).max(0)..=(x + 1).min(self.width as i64 - 1) {
                 let n = ny as usize * w + nx as usize;
-                let old = self.near_busy_end[n];
-                if old < end {
-                    self.near_busy_end[n] = end;
+                let old = self.near_change_end[n];
+                if old < change {
+                    self.near_change_end[n] = change;
                     for layer in self.layer_of(old)..self.near_layers.len() {
-                        if self.layer_threshold(layer) >= end {
+                        if self.layer_threshold(layer) >= change {
                             break;
                         }
                         Arc::make_mut(&mut self.near_layers[layer]).set(nx as u32, ny as u32, true);
@@ -380,17 +442,11 @@ impl TemporalMap {
 
     /// Adds layers so that every finite `end` seen so far has one above it.
     fn grow_layers(&mut self, end: Tick) {
-        let wanted = (self.layer_of(end) + 1).min(MAX_NEAR_LAYERS);
+        // One layer past `end`'s own, so that the last layer sees every
+        // finite change as over.
+        let wanted = (self.layer_of(end) + 2).min(MAX_NEAR_LAYERS);
         while self.near_layers.len() < wanted {
-            let threshold = self.layer_threshold(self.near_layers.len());
-            let mut layer = BitRows::new(self.width, self.height);
-            for (i, &e) in self.near_busy_end.iter().enumerate() {
-                if e > threshold {
-                    let w = self.width as usize;
-                    layer.set((i % w) as u32, (i / w) as u32, true);
-                }
-            }
-            self.near_layers.push(Arc::new(layer));
+            self.push_layer();
         }
     }
 
@@ -476,21 +532,34 @@ impl TemporalMap {
         self.busy_end[cell]
     }
 
-    /// The largest [`busy_end`](Self::busy_end) over the cell and its eight
-    /// neighbours: from this tick on, nothing happens around the cell.
+    /// The first tick from which the cell is blocked for ever (an obstacle
+    /// parked there, or an endless block), [`FOREVER`] if none: from then on
+    /// it is as good as a wall.
     #[inline]
-    pub fn near_busy_end(&self, cell: usize) -> Tick {
-        self.near_busy_end[cell]
+    pub fn wall_from(&self, cell: usize) -> Tick {
+        self.settle[cell]
     }
 
-    /// Bit rows of the cells whose 3x3 neighbourhood may still see activity
-    /// at `tick` or later: a superset of the cells with
-    /// [`near_busy_end`](Self::near_busy_end) `> tick`, coarse in time
-    /// ([`NEAR_LAYER_TICKS`]) so scans can skip quiet cells 64 at a time.
+    /// From this tick on nothing changes around the cell: the cell and its
+    /// eight neighbours each stay free, stay blocked for ever, or are walls.
+    /// A cell blocked for ever from tick `t` counts as changing at `t` only,
+    /// so an obstacle parked for good stops mattering once it has parked.
     #[inline]
-    pub fn near_rows_at(&self, tick: Tick) -> &BitRows {
+    pub fn near_change_end(&self, cell: usize) -> Tick {
+        self.near_change_end[cell]
+    }
+
+    /// The fast-skip bit rows for scans leaving at `tick`: the cells whose
+    /// 3x3 neighbourhood may still change at `tick` or later (a superset of
+    /// those with [`near_change_end`](Self::near_change_end) `> tick`,
+    /// coarse in time: [`NEAR_LAYER_TICKS`]), and the cells blocked for ever
+    /// since before `tick` (`None` if there are none). Around every cell
+    /// outside the first set, the second set holds exactly the neighbours
+    /// that are blocked for ever by `tick`.
+    #[inline]
+    pub fn layers_at(&self, tick: Tick) -> (&BitRows, Option<&BitRows>) {
         let layer = self.layer_of(tick).min(self.near_layers.len() - 1);
-        &self.near_layers[layer]
+        (&self.near_layers[layer], self.wall_layers[layer].as_deref())
     }
 
     /// From this tick on nothing changes any more: every cell stays as it is
@@ -505,14 +574,26 @@ impl TemporalMap {
     }
 }
 
+/// The start of the earliest endless block, [`FOREVER`] if none.
+fn endless_start(blocked: &[Interval]) -> Tick {
+    blocked
+        .iter()
+        .filter(|iv| iv.end == FOREVER)
+        .map(|iv| iv.start)
+        .min()
+        .unwrap_or(FOREVER)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Scans rely on `near_rows_at(t)` holding every cell whose neighbourhood
-    /// is busy after `t`, whatever the time base.
+    /// Scans rely on `layers_at(t)` flagging every cell whose neighbourhood
+    /// changes after `t`, and, around every other cell, marking exactly the
+    /// neighbours blocked for ever by `t`, whatever the time base, also after
+    /// endless blocks are taken out again.
     #[test]
-    fn near_layers_are_supersets_at_every_tick() {
+    fn layers_flag_changes_and_mark_walls_at_every_tick() {
         for base in [0, 50, 1000] {
             let (w, h) = (40u32, 6u32);
             let mut map = TemporalMap::with_time_base(w, h, base);
@@ -527,13 +608,28 @@ mod tests {
                     start + (seed % 40) as Tick
                 };
                 map.block(cell, Interval::new(start, end));
+                if seed.is_multiple_of(21) {
+                    map.unblock(cell, Interval::new(start, end));
+                }
             }
             for t in (0..1500).step_by(7) {
-                let layer = map.near_rows_at(t);
+                let (near, walls) = map.layers_at(t);
                 for cell in 0..(w * h) as usize {
-                    if map.near_busy_end(cell) > t {
-                        let (x, y) = ((cell % w as usize) as u32, (cell / w as usize) as u32);
-                        assert!(layer.get(x, y), "base {base} tick {t} cell {cell}");
+                    let (x, y) = ((cell % w as usize) as u32, (cell / w as usize) as u32);
+                    if map.near_change_end(cell) > t {
+                        assert!(near.get(x, y), "base {base} tick {t} cell {cell}");
+                    }
+                    if near.get(x, y) {
+                        continue;
+                    }
+                    for ny in y.saturating_sub(1)..(y + 2).min(h) {
+                        for nx in x.saturating_sub(1)..(x + 2).min(w) {
+                            let n = (ny * w + nx) as usize;
+                            let wall = walls.is_some_and(|b| b.get(nx, ny));
+                            let endless = (t..t + 3000).step_by(97).all(|u| !map.is_free(n, u));
+                            assert_eq!(wall, endless, "base {base} tick {t} cell {n}");
+                            assert_eq!(wall, map.wall_from(n) <= t);
+                        }
                     }
                 }
             }
@@ -609,7 +705,8 @@ mod tests {
                 assert_eq!(kept.blocked_intervals(cell), fresh.blocked_intervals(cell));
                 assert_eq!(kept.interval_count(cell), fresh.safe_intervals(cell).len());
                 assert_eq!(kept.busy_end(cell), fresh.busy_end(cell), "cell {cell}");
-                assert_eq!(kept.near_busy_end(cell), fresh.near_busy_end(cell));
+                assert_eq!(kept.near_change_end(cell), fresh.near_change_end(cell));
+                assert_eq!(kept.wall_from(cell), fresh.wall_from(cell));
                 for t in now..now + 700 {
                     for d in dirs {
                         assert_eq!(kept.departs(cell, t, d), fresh.departs(cell, t, d));
@@ -617,7 +714,7 @@ mod tests {
                 }
             }
             for t in (now..now + 700).step_by(5) {
-                assert_eq!(kept.near_rows_at(t), fresh.near_rows_at(t), "tick {t}");
+                assert_eq!(kept.layers_at(t), fresh.layers_at(t), "tick {t}");
             }
             // A clone taken before still remembers the past.
             let remembered: usize = (0..(w * h) as usize)

@@ -1,15 +1,16 @@
 //! Temporal Jump Point Search (JPST).
 //!
 //! A* over (cell, safe interval) states like SIPP, but successors are *jump
-//! points*: straight runs through quiet cells (nothing happens in their 3x3
-//! neighbourhood at the arrival tick or later) are skipped with 4-connected
-//! JPS pruning in the canonical order vertical, then horizontal, then wait.
-//! A jump stops at the goal, at static forced cells, at the jump limit, and
-//! at the first cell that is not quiet: that cell becomes a full node whose
-//! steps toward busy neighbours are SIPP steps (every reachable safe
-//! interval, waiting first when needed; `step.rs`) and whose steps toward
-//! quiet neighbours are jumps again (`scan.rs`). Waits only ever happen at
-//! full nodes, just before a neighbour opens.
+//! points*: straight runs through quiet cells (nothing changes in their 3x3
+//! neighbourhood at the arrival tick or later; an obstacle parked for good
+//! is a wall from its park tick on) are skipped with 4-connected JPS pruning
+//! in the canonical order vertical, then horizontal, then wait. A jump stops
+//! at the goal, at forced cells, at the jump limit, and at the first cell
+//! that is not quiet: that cell becomes a full node whose steps toward busy
+//! neighbours are SIPP steps (every reachable safe interval, waiting first
+//! when needed; `step.rs`) and whose steps toward quiet neighbours are jumps
+//! again (`scan.rs`). Waits only ever happen at full nodes, just before a
+//! neighbour opens.
 
 mod scan;
 
@@ -196,7 +197,7 @@ impl JpstSearch {
                 continue;
             };
             let n = walls.index(next);
-            if obstacles.near_busy_end(n) > g {
+            if obstacles.near_change_end(n) > g {
                 step_into(obstacles, n, dir, g, stay_until, scan, |tick, k| {
                     successors.push(JumpPoint {
                         at: next,

@@ -1,19 +1,21 @@
 //! Jumps along rows and columns: where a straight run stops and why.
 //!
 //! A jump walks from a node in one direction and reports the first *jump
-//! point*: the goal; a cell whose 3x3 neighbourhood still sees temporal
-//! activity at the arrival tick or later (it becomes a full node, expanded
-//! like a SIPP state in all four directions, with waits); a cell with a
-//! statically forced vertical neighbour (horizontal jumps); or the cell at
-//! the jump limit. A wall ends a horizontal jump with nothing (a dead end).
-//! Every cell between the origin and the jump point is quiet, so nothing in
-//! time can interfere there and 4-connected JPS pruning is exact; only the
-//! first step can meet an obstacle (the origin need not be quiet).
+//! point*: the goal; a cell whose 3x3 neighbourhood can still change at the
+//! arrival tick or later (it becomes a full node, expanded like a SIPP state
+//! in all four directions, with waits); a cell with a forced vertical
+//! neighbour (horizontal jumps); or the cell at the jump limit. A wall ends a
+//! jump with nothing (a dead end). A cell an obstacle has parked on for good
+//! (blocked for ever since before the arrival) counts as a wall: it no longer
+//! changes. Every cell between the origin and the jump point is quiet, so
+//! nothing in time can interfere there and 4-connected JPS pruning is exact;
+//! only the first step can meet an obstacle (the origin need not be quiet).
 //!
 //! Horizontal jumps test 64 cells at a time: the candidates of a window are
 //! `forced-above | forced-below | wall | near-temporal | goal | limit`, where
-//! near-temporal comes from the time layer of the jump's start tick, so cells
-//! whose obstacles have all passed are skipped too.
+//! near-temporal and the parked cells among the walls come from the time
+//! layer of the jump's start tick, so cells whose obstacles have all passed
+//! or parked are skipped too.
 
 use crate::grid::{BitRows, Cell, Dir, DirSet, FOREVER, NavGrid, StaticGrid, TemporalMap, Tick};
 
@@ -99,20 +101,23 @@ impl<'a> Scanner<'a> {
         self.obstacles.is_free(to, tick) && !self.obstacles.departs(to, tick - 1, dir.reverse())
     }
 
+    /// Is `(x, y)` on the map, walkable and not blocked for ever at `t`?
     #[inline]
-    fn open(&self, x: i64, y: i64) -> bool {
+    fn open(&self, x: i64, y: i64, t: Tick) -> bool {
         x >= 0
             && y >= 0
             && x < self.width as i64
             && y < self.height as i64
             && self.rows.get(x as u32, y as u32)
+            && self.obstacles.wall_from(self.index(x as u32, y as u32)) > t
     }
 
-    /// Vertical sides of `(x, y)` that are statically forced for a horizontal
-    /// move in direction `dir`: the side cell is walkable but the cell
-    /// diagonally behind is a wall, so the vertical-first way round is cut.
+    /// Vertical sides of quiet cell `(x, y)`, entered at `t`, that are forced
+    /// for a horizontal move in direction `dir`: the side cell is walkable
+    /// but the cell diagonally behind is a wall (or blocked for ever), so the
+    /// vertical-first way round is cut.
     #[inline]
-    fn forced_sides(&self, x: u32, y: u32, dir: Dir) -> DirSet {
+    fn forced_sides(&self, x: u32, y: u32, t: Tick, dir: Dir) -> DirSet {
         let behind = if dir == Dir::East {
             x as i64 - 1
         } else {
@@ -120,7 +125,7 @@ impl<'a> Scanner<'a> {
         };
         let mut forced = DirSet::EMPTY;
         for (side, sy) in [(Dir::North, y as i64 - 1), (Dir::South, y as i64 + 1)] {
-            if self.open(x as i64, sy) && !self.open(behind, sy) {
+            if self.open(x as i64, sy, t) && !self.open(behind, sy, t) {
                 forced = forced.union(side.bit());
             }
         }
@@ -142,18 +147,21 @@ impl<'a> Scanner<'a> {
         out: &mut Vec<JumpPoint>,
     ) -> Visit {
         let cell = self.index(x, y);
-        if self.obstacles.near_busy_end(cell) >= t {
+        if self.obstacles.near_change_end(cell) >= t {
             // Temporal activity around: a full (SIPP-like) node.
             if self.can_enter(cell, t, dir) {
                 out.push(JumpPoint::new(Cell::new(x, y), t, DirSet::ALL));
             }
             return Visit::Stop;
         }
+        if self.obstacles.wall_from(cell) <= t {
+            return Visit::Stop; // parked for good: a dead end
+        }
         if x == self.goal.x && y == self.goal.y {
             out.push(JumpPoint::new(Cell::new(x, y), t, DirSet::ALL));
             return Visit::Stop;
         }
-        let forced = self.forced_sides(x, y, dir);
+        let forced = self.forced_sides(x, y, t, dir);
         if !forced.is_empty() || steps >= limit {
             out.push(JumpPoint::new(Cell::new(x, y), t, dir.bit().union(forced)));
             return Visit::Stop;
@@ -186,7 +194,7 @@ impl<'a> Scanner<'a> {
         if !self.rows.get(x1, y) || !self.can_enter(c1, tick + 1, dir) {
             return;
         }
-        if self.obstacles.near_busy_end(c1) > tick {
+        if self.obstacles.near_change_end(c1) > tick {
             // Temporal activity around the first cell: a full node there.
             out.push(JumpPoint::new(Cell::new(x1, y), tick + 1, DirSet::ALL));
             return;
@@ -215,18 +223,22 @@ impl<'a> Scanner<'a> {
     /// Bit-parallel eastward jump from `x0`, whose first step is known to be
     /// possible.
     fn run_east(&self, x0: u32, y: u32, tick: Tick, limit: u32, out: &mut Vec<JumpPoint>) {
-        let (yi, rows) = (y as i64, self.rows);
-        let near = self.obstacles.near_rows_at(tick);
+        let yi = y as i64;
+        let (near, parked) = self.obstacles.layers_at(tick);
+        let open = |x: u32, y: i64| {
+            let bits = self.rows.window_right(x, y);
+            parked.map_or(bits, |p| bits & !p.window_right(x, y))
+        };
         let mut next = x0 + 1;
         let limit_x = x0 as u64 + limit as u64;
         loop {
-            let mid = rows.window_right(next, yi);
+            let mid = open(next, yi);
             let mut stops = Self::candidates(
                 mid,
-                rows.window_right(next, yi - 1),
-                rows.window_right(next - 1, yi - 1),
-                rows.window_right(next, yi + 1),
-                rows.window_right(next - 1, yi + 1),
+                open(next, yi - 1),
+                open(next - 1, yi - 1),
+                open(next, yi + 1),
+                open(next - 1, yi + 1),
                 near.window_right(next, yi),
             );
             if self.goal.y == y && self.goal.x >= next && self.goal.x - next < 64 {
@@ -256,19 +268,23 @@ impl<'a> Scanner<'a> {
     /// Bit-parallel westward jump from `x0`, whose first step is known to be
     /// possible.
     fn run_west(&self, x0: u32, y: u32, tick: Tick, limit: u32, out: &mut Vec<JumpPoint>) {
-        let (yi, rows) = (y as i64, self.rows);
-        let near = self.obstacles.near_rows_at(tick);
+        let yi = y as i64;
+        let (near, parked) = self.obstacles.layers_at(tick);
+        let open = |x: u32, y: i64| {
+            let bits = self.rows.window_left(x, y);
+            parked.map_or(bits, |p| bits & !p.window_left(x, y))
+        };
         let mut next = x0 - 1;
         let limit_x = x0 as i64 - limit as i64;
         loop {
             // Bit 63 - k is cell next - k.
-            let mid = rows.window_left(next, yi);
+            let mid = open(next, yi);
             let mut stops = Self::candidates(
                 mid,
-                rows.window_left(next, yi - 1),
-                rows.window_left(next + 1, yi - 1),
-                rows.window_left(next, yi + 1),
-                rows.window_left(next + 1, yi + 1),
+                open(next, yi - 1),
+                open(next + 1, yi - 1),
+                open(next, yi + 1),
+                open(next + 1, yi + 1),
                 near.window_left(next, yi),
             );
             if self.goal.y == y && self.goal.x <= next && next - self.goal.x < 64 {
@@ -315,15 +331,15 @@ impl<'a> Scanner<'a> {
                 _ => return,
             };
             let cell = self.index(x, y);
-            if !self.rows.get(x, y) {
+            let t = tick + steps;
+            if !self.rows.get(x, y) || self.obstacles.wall_from(cell) <= t {
                 return;
             }
-            let t = tick + steps;
-            if self.obstacles.near_busy_end(cell) >= t || steps == 1 {
+            if self.obstacles.near_change_end(cell) >= t || steps == 1 {
                 if !self.can_enter(cell, t, dir) {
                     return;
                 }
-                if self.obstacles.near_busy_end(cell) >= t {
+                if self.obstacles.near_change_end(cell) >= t {
                     // Temporal activity around: a full (SIPP-like) node.
                     out.push(JumpPoint::new(Cell::new(x, y), t, DirSet::ALL));
                     return;
