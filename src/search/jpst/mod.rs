@@ -14,7 +14,7 @@
 
 mod scan;
 
-use crate::grid::{DirSet, NavGrid, StaticGrid, TemporalMap};
+use crate::grid::{DirSet, NavGrid, StaticGrid, TemporalMap, Tick};
 
 use super::Planner;
 use super::error::PlanError;
@@ -198,13 +198,23 @@ impl JpstSearch {
             };
             let n = walls.index(next);
             if obstacles.near_change_end(n) > g {
+                // A SIPP step: its successors are generated right here.
+                let h = p.h.at(next, n);
+                if h == UNREACHABLE {
+                    continue;
+                }
+                let count = obstacles.interval_count(n);
+                let (nodes, open, waits) = (&mut self.nodes, &mut self.open, &mut self.waits);
+                let speculative = self.speculative_wait;
                 step_into(obstacles, n, dir, g, stay_until, scan, |tick, k| {
-                    successors.push(JumpPoint {
-                        at: next,
-                        tick,
-                        dirs: DirSet::ALL,
-                        interval: Some(k),
-                    });
+                    let child = nodes.get(n, k as usize, count);
+                    // Those arriving after g + 1 waited first.
+                    if relax(nodes, open, stats, id, child, tick, DirSet::ALL, h)
+                        && speculative
+                        && tick > g.saturating_add(1)
+                    {
+                        waits.push(child);
+                    }
                 });
             } else if scan {
                 if dir.is_vertical() {
@@ -215,21 +225,12 @@ impl JpstSearch {
             }
         }
         for s in successors.iter() {
-            // Only SIPP steps carry their interval; those arriving after
-            // g + 1 waited first.
-            let is_wait = s.interval.is_some() && s.tick > g.saturating_add(1);
-            if let Some(child) = self.generate(walls, obstacles, id, *s, p, stats)
-                && is_wait
-                && self.speculative_wait
-            {
-                self.waits.push(child);
-            }
+            self.generate(walls, obstacles, id, *s, p, stats);
         }
         self.successors = successors;
     }
 
-    /// Records successor `s` of node `parent`. Returns the child's node if it
-    /// was improved or gained directions (so it needs expanding).
+    /// Records jump point `s`, a successor of node `parent`.
     fn generate(
         &mut self,
         walls: &StaticGrid,
@@ -238,40 +239,70 @@ impl JpstSearch {
         s: JumpPoint,
         p: &Prepared,
         stats: &mut SearchStats,
-    ) -> Option<u32> {
+    ) {
         let cell = walls.index(s.at);
         let h = p.h.at(s.at, cell);
         if h == UNREACHABLE {
-            return None;
+            return;
         }
         let count = obstacles.interval_count(cell);
-        let interval = match s.interval {
-            Some(k) => k as usize,
+        let interval = if obstacles.busy_end(cell) <= s.tick {
             // Past its last activity a cell is in its last safe interval.
-            None if obstacles.busy_end(cell) <= s.tick => count - 1,
-            None => obstacles.interval_at(cell, s.tick)?,
+            count - 1
+        } else {
+            match obstacles.interval_at(cell, s.tick) {
+                Some(k) => k,
+                None => return,
+            }
         };
         let child = self.nodes.get(cell, interval, count);
-        let c = &mut self.nodes.nodes[child as usize];
-        if s.tick < c.g {
-            c.g = s.tick;
-            c.dirs = s.dirs;
-            c.done = DirSet::EMPTY;
-            c.waited = false;
-            c.parent = parent;
-        } else if s.tick == c.g && !s.dirs.is_subset(c.dirs) {
-            c.dirs = c.dirs.union(s.dirs);
-        } else {
-            return None;
-        }
-        stats.generated += 1;
-        self.open.push(OpenEntry {
-            f: s.tick as u64 + h as u64,
-            g: s.tick,
-            node: child,
-        });
-        Some(child)
+        relax(
+            &mut self.nodes,
+            &mut self.open,
+            stats,
+            parent,
+            child,
+            s.tick,
+            s.dirs,
+            h,
+        );
     }
+}
+
+/// Offers node `child` an arrival at `tick` from `parent`, to go on in
+/// `dirs`; queues it (f = tick + h) if that is earlier than its known
+/// arrival or adds directions at the same tick. Returns whether it did.
+#[allow(clippy::too_many_arguments)] // one relaxation of one edge
+#[inline]
+fn relax(
+    nodes: &mut NodeTable,
+    open: &mut OpenList,
+    stats: &mut SearchStats,
+    parent: u32,
+    child: u32,
+    tick: Tick,
+    dirs: DirSet,
+    h: u32,
+) -> bool {
+    let c = &mut nodes.nodes[child as usize];
+    if tick < c.g {
+        c.g = tick;
+        c.dirs = dirs;
+        c.done = DirSet::EMPTY;
+        c.waited = false;
+        c.parent = parent;
+    } else if tick == c.g && !dirs.is_subset(c.dirs) {
+        c.dirs = c.dirs.union(dirs);
+    } else {
+        return false;
+    }
+    stats.generated += 1;
+    open.push(OpenEntry {
+        f: tick as u64 + h as u64,
+        g: tick,
+        node: child,
+    });
+    true
 }
 
 /// True if the node has nothing left to expand at its current g.

@@ -29,20 +29,13 @@ pub(super) struct JumpPoint {
     /// Directions to continue in from there (wait successors are always
     /// considered as well).
     pub dirs: DirSet,
-    /// Index of the cell's safe interval containing `tick`, when known.
-    pub interval: Option<u32>,
 }
 
 impl JumpPoint {
     /// A jump point queued by its own f-value.
     #[inline]
     fn new(at: Cell, tick: Tick, dirs: DirSet) -> Self {
-        Self {
-            at,
-            tick,
-            dirs,
-            interval: None,
-        }
+        Self { at, tick, dirs }
     }
 }
 
