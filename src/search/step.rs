@@ -30,6 +30,14 @@ pub(crate) fn step_into(
     };
     // The last tick at which the agent can arrive next door.
     let latest = stay_until.saturating_add(1);
+    if obstacles.busy_end(n) <= g {
+        // Nothing happens next door from `g` on: the last safe interval,
+        // entered at once (no departure can swap with the move either).
+        if immediate && earliest <= latest {
+            emit(earliest, obstacles.interval_count(n) as u32 - 1);
+        }
+        return;
+    }
     let intervals = obstacles.safe_intervals(n);
     let first = intervals.partition_point(|iv| iv.end < earliest);
     for (k, iv) in intervals.iter().enumerate().skip(first) {
