@@ -9,8 +9,9 @@ use super::static_grid::{MAX_CELLS, MAX_SIDE};
 /// [`MAX_SIDE`] and [`MAX_CELLS`].
 ///
 /// The default, 4096 x 4096 cells (16.8 million), keeps a user-made map
-/// from taking more than a few hundred MiB: the grid, its temporal layers
-/// and a planner's per-cell arrays together cost about 20 bytes per cell.
+/// under about 600 MiB: the grid, its temporal map's per-cell arrays
+/// (24 bytes), its region labels (4) and a planner's node index (8) cost
+/// about 36 bytes per cell, plus the bit layers and what obstacles add.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MapLimits {
     /// Widest map, in cells.
