@@ -4,8 +4,8 @@
 //! obstacles and slower once many do. In the sequential benchmarks
 //! (`benchmarks/*.csv`, summed times per band of the share of walkable
 //! cells touched, Berlin / Paris / den520d): under 6% touched JPST was
-//! 1.2-3.1x faster than SIPP; at 6-10% 1.0-3.5x; at 10-15% 0.8-1.2x;
-//! beyond 15% 0.7-0.8x. Both are optimal, so switching changes no cost,
+//! 1.4-2.7x faster than SIPP; at 6-10% 0.9-3.4x; at 10-15% 0.8-1.2x;
+//! beyond 15% 0.7-0.9x. Both are optimal, so switching changes no cost,
 //! only which of several equally fast paths comes back.
 
 use crate::grid::NavGrid;
