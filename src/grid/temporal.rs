@@ -94,7 +94,7 @@ pub struct TemporalMap {
     busy_end: Vec<Tick>,
     /// First tick of the cell's earliest endless block ([`FOREVER`] if none):
     /// from then on the cell is a wall.
-    settle: Vec<Tick>,
+    wall_from: Vec<Tick>,
     /// An upper bound on one past the last tick at which the cell changes,
     /// counting an endless block as a change at its start only.
     change_end: Vec<Tick>,
@@ -104,7 +104,7 @@ pub struct TemporalMap {
     /// NEAR_LAYER_TICKS`.
     near_layers: Vec<Arc<BitRows>>,
     /// Per near layer: the cells already walls at the layer's first tick
-    /// (`settle` below its threshold), or `None` if there are none.
+    /// (`wall_from` below its threshold), or `None` if there are none.
     wall_layers: Vec<Option<Arc<BitRows>>>,
     layer_base: Tick,
     horizon: Tick,
@@ -128,7 +128,7 @@ impl TemporalMap {
             timelines: Vec::new(),
             interval_count: vec![1; cells],
             busy_end: vec![0; cells],
-            settle: vec![FOREVER; cells],
+            wall_from: vec![FOREVER; cells],
             change_end: vec![0; cells],
             near_change_end: vec![0; cells],
             near_layers: vec![Arc::new(BitRows::new(width, height))],
@@ -180,8 +180,8 @@ impl TemporalMap {
         if span.end == FOREVER {
             self.horizon = self.horizon.max(span.start);
             self.mark_busy(cell, FOREVER, span.start.saturating_add(1));
-            if span.start < self.settle[cell] {
-                self.settle[cell] = span.start;
+            if span.start < self.wall_from[cell] {
+                self.wall_from[cell] = span.start;
                 self.refresh_wall_bits(cell);
             }
         } else {
@@ -214,11 +214,11 @@ impl TemporalMap {
             tl.blocked.remove(at);
             tl.refresh_safe();
             let count = tl.safe.len() as u32;
-            let settle = endless_start(&tl.blocked);
+            let wall_from = endless_start(&tl.blocked);
             self.interval_count[cell] = count;
-            if settle != self.settle[cell] {
+            if wall_from != self.wall_from[cell] {
                 // The cell may be free again: it must not stay a wall.
-                self.settle[cell] = settle;
+                self.wall_from[cell] = wall_from;
                 self.refresh_wall_bits(cell);
             }
         }
@@ -282,7 +282,7 @@ impl TemporalMap {
         let mut old: Vec<Option<Arc<CellTimeline>>> = old.into_iter().map(Some).collect();
         self.busy_end.fill(0);
         self.change_end.fill(0);
-        self.settle.fill(FOREVER);
+        self.wall_from.fill(FOREVER);
         self.horizon = 0;
         for cell in 0..cells {
             let slot = self.slot[cell];
@@ -327,7 +327,7 @@ impl TemporalMap {
             }
             self.busy_end[cell] = end;
             self.change_end[cell] = change;
-            self.settle[cell] = endless_start(&tl.blocked);
+            self.wall_from[cell] = endless_start(&tl.blocked);
             self.slot[cell] = self.timelines.len() as u32;
             self.timelines.push(tl);
         }
@@ -335,7 +335,7 @@ impl TemporalMap {
     }
 
     /// Recomputes `near_change_end`, the near layers and the wall layers from
-    /// `change_end` and `settle`.
+    /// `change_end` and `wall_from`.
     fn rebuild_near(&mut self) {
         let (w, h) = (self.width as usize, self.height as usize);
         // 3x3 maximum: along rows, then along columns.
@@ -384,7 +384,7 @@ impl TemporalMap {
             if self.near_change_end[i] > threshold {
                 near.set(x, y, true);
             }
-            if self.settle[i] < threshold {
+            if self.wall_from[i] < threshold {
                 walls.set(x, y, true);
                 any_wall = true;
             }
@@ -393,12 +393,12 @@ impl TemporalMap {
         self.wall_layers.push(any_wall.then(|| Arc::new(walls)));
     }
 
-    /// Brings the cell's bit in every wall layer in line with its `settle`.
+    /// Brings the cell's bit in every wall layer in line with its `wall_from`.
     fn refresh_wall_bits(&mut self, cell: usize) {
         let w = self.width as usize;
         let (x, y) = ((cell % w) as u32, (cell / w) as u32);
         for k in 0..self.wall_layers.len() {
-            let wall = self.settle[cell] < self.layer_threshold(k);
+            let wall = self.wall_from[cell] < self.layer_threshold(k);
             let layer = &mut self.wall_layers[k];
             match layer {
                 Some(bits) if bits.get(x, y) != wall => Arc::make_mut(bits).set(x, y, wall),
@@ -537,7 +537,7 @@ impl TemporalMap {
     /// it is as good as a wall.
     #[inline]
     pub fn wall_from(&self, cell: usize) -> Tick {
-        self.settle[cell]
+        self.wall_from[cell]
     }
 
     /// From this tick on nothing changes around the cell: the cell and its
