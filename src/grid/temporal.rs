@@ -193,9 +193,12 @@ impl TemporalMap {
     /// Takes out one block of exactly `span` added by [`block`](Self::block)
     /// (other blocks of the cell, even overlapping ones, stay; a span partly
     /// forgotten by [`forget_before`](Self::forget_before) is matched by
-    /// what is left of it). The fast-path bounds (busy ends, near-temporal
-    /// layers, horizon) stay where they were: still correct, only less
-    /// sharp, until [`forget_before`](Self::forget_before) recomputes them.
+    /// what is left of it). The fast-path bounds (busy and change ends,
+    /// near-temporal layers, horizon) stay where they were: still correct,
+    /// only less sharp, until [`forget_before`](Self::forget_before)
+    /// recomputes them. The park tick and wall layers are exact, not
+    /// bounds, so a cell that is no longer blocked for ever stops being a
+    /// wall at once.
     pub fn unblock(&mut self, cell: usize, span: Interval) {
         let Some(span) = self.clip(span) else {
             return;
@@ -266,8 +269,9 @@ impl TemporalMap {
     /// Forgets every tick before `now`: blocks are cut to start at `now` at
     /// the earliest (and dropped if they end before), departures before
     /// `now` are dropped, cells left without activity lose their timeline,
-    /// and the fast-skip bounds (busy ends, near layers, horizon) are
-    /// recomputed from what is left, with the layers starting at `now`.
+    /// and the fast-skip data (busy and change ends, park ticks, near and
+    /// wall layers, horizon) are recomputed from what is left, with the
+    /// layers starting at `now`.
     /// Queries must start at `now` or later afterwards. Removing an obstacle
     /// or block added before still works: the forgotten part of its span is
     /// ignored. Costs one pass over the touched cells and one over the map,
