@@ -5,7 +5,7 @@
 mod plugin_common;
 
 use bevy::prelude::*;
-use bevy_jpst::grid::{Cell, MapLimits, StaticGrid};
+use bevy_jpst::grid::{Cell, StaticGrid};
 use bevy_jpst::plugin::*;
 use bevy_jpst::search::PlanError;
 use plugin_common::*;
@@ -176,6 +176,7 @@ fn a_unit_ordered_into_a_wall_reports_no_path_and_stays_put() {
 mod tilemap {
     use super::*;
     use bevy_ecs_tilemap::prelude::*;
+    use bevy_jpst::grid::MapLimits;
 
     fn map(app: &mut App, w: u32, h: u32) -> Entity {
         app.world_mut()

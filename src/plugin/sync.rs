@@ -50,6 +50,7 @@ impl BlockerIndex {
 
     /// Forgets every blocker because the grid was replaced; the next sync
     /// reads them all again.
+    #[cfg(feature = "tilemap")] // only the tilemap mirror replaces the grid
     pub(crate) fn clear(&mut self) {
         self.by_entity.clear();
         self.count.clear();
