@@ -368,29 +368,56 @@ impl TemporalMap {
             .max()
             .unwrap_or(0);
         let count = (self.layer_of(last_finite) + 2).min(MAX_NEAR_LAYERS);
-        self.near_layers.clear();
-        self.wall_layers.clear();
-        for _ in 0..count {
-            self.push_layer();
+        // One pass over the map, setting each cell's bits in the layers it
+        // belongs to: a prefix of the near layers (thresholds below its
+        // near change end) and a suffix of the wall layers (thresholds above
+        // its park tick). Quiet cells cost one compare each.
+        let thresholds: Vec<Tick> = (0..count).map(|k| self.layer_threshold(k)).collect();
+        let mut near = vec![BitRows::new(self.width, self.height); count];
+        let mut walls: Vec<Option<BitRows>> = vec![None; count];
+        for y in 0..h {
+            for x in 0..w {
+                let i = y * w + x;
+                let (cx, cy) = (x as u32, y as u32);
+                let end = self.near_change_end[i];
+                for (layer, threshold) in near.iter_mut().zip(&thresholds) {
+                    if *threshold >= end {
+                        break;
+                    }
+                    layer.set(cx, cy, true);
+                }
+                let from = self.wall_from[i];
+                for k in (0..count).rev() {
+                    if from >= thresholds[k] {
+                        break;
+                    }
+                    walls[k]
+                        .get_or_insert_with(|| BitRows::new(self.width, self.height))
+                        .set(cx, cy, true);
+                }
+            }
         }
+        self.near_layers = near.into_iter().map(Arc::new).collect();
+        self.wall_layers = walls.into_iter().map(|l| l.map(Arc::new)).collect();
     }
 
     /// Builds the next near layer and its wall layer from the per-cell ends.
     fn push_layer(&mut self) {
-        let k = self.near_layers.len();
-        let threshold = self.layer_threshold(k);
-        let w = self.width as usize;
+        let threshold = self.layer_threshold(self.near_layers.len());
+        let (w, h) = (self.width as usize, self.height as usize);
         let mut near = BitRows::new(self.width, self.height);
         let mut walls = BitRows::new(self.width, self.height);
         let mut any_wall = false;
-        for i in 0..self.near_change_end.len() {
-            let (x, y) = ((i % w) as u32, (i / w) as u32);
-            if self.near_change_end[i] > threshold {
-                near.set(x, y, true);
-            }
-            if self.wall_from[i] < threshold {
-                walls.set(x, y, true);
-                any_wall = true;
+        for y in 0..h {
+            for x in 0..w {
+                let i = y * w + x;
+                if self.near_change_end[i] > threshold {
+                    near.set(x as u32, y as u32, true);
+                }
+                if self.wall_from[i] < threshold {
+                    walls.set(x as u32, y as u32, true);
+                    any_wall = true;
+                }
             }
         }
         self.near_layers.push(Arc::new(near));
