@@ -4,6 +4,7 @@
 
 mod common;
 
+use bevy_jpst::grid::{ObstacleEnd, Tick};
 use bevy_jpst::search::{GoalPolicy, PlanError, Query};
 use common::*;
 use proptest::prelude::*;
@@ -96,6 +97,80 @@ fn run(case: &Case, planners: &mut [Box<dyn bevy_jpst::search::Planner>]) {
     }
 }
 
+/// The same worlds, edited the way the plugin edits them: more obstacles
+/// (half parked) and endless blocks are added, half of them are taken out
+/// again, and one case in two forgets the ticks before the query's start.
+/// Taking out a parked obstacle must clear the wall it had become, and a
+/// map that forgot its past must plan as one built after it.
+fn run_edited(case: &Case, planners: &mut [Box<dyn bevy_jpst::search::Planner>]) {
+    let mut rng = Rng(case.seed);
+    let mut w = random_world(
+        &mut rng,
+        case.width,
+        case.height,
+        case.walls,
+        case.obstacles,
+        case.blocks,
+        8,
+    );
+    let free = walkable_cells(&w.grid);
+    if free.is_empty() {
+        return;
+    }
+    let mut added = Vec::new();
+    for _ in 0..4 + case.obstacles {
+        let t0 = rng.below(9) as Tick;
+        let path = random_walk(&mut rng, &w.grid, &free);
+        let end = if rng.chance(0.5) {
+            ObstacleEnd::Park
+        } else {
+            ObstacleEnd::Vanish
+        };
+        w.grid.add_obstacle(t0, &path, end).unwrap();
+        added.push((t0, path, end));
+    }
+    let mut blocks = Vec::new();
+    for _ in 0..2 {
+        let cell = free[rng.below(free.len() as u64) as usize];
+        let from = rng.below(12) as Tick;
+        w.grid.add_block(cell, from, None).unwrap();
+        blocks.push((cell, from));
+    }
+    for (t0, path, end) in added.iter().filter(|_| rng.chance(0.5)) {
+        w.description
+            .push_str(&format!("removed obstacle {t0} {end:?} {path:?}\n"));
+        w.grid.remove_obstacle(*t0, path, *end).unwrap();
+    }
+    for (cell, from) in blocks.iter().filter(|_| rng.chance(0.5)) {
+        w.description
+            .push_str(&format!("removed endless block {cell} {from}\n"));
+        w.grid.remove_block(*cell, *from, None).unwrap();
+    }
+    let now = if case.seed % 2 == 1 {
+        rng.below(10) as Tick
+    } else {
+        0
+    };
+    if now > 0 {
+        w.description
+            .push_str(&format!("forgot the ticks before {now}\n"));
+        w.grid.obstacles_mut().forget_before(now);
+    }
+    let start = random_cell(&mut rng, &w.grid);
+    let goal = random_cell(&mut rng, &w.grid);
+    let policy = if case.stay {
+        GoalPolicy::Stay
+    } else {
+        GoalPolicy::Arrive
+    };
+    let q = Query::new(start, goal)
+        .with_policy(policy)
+        .starting_at(now + case.start_tick);
+    let context = || format!("{case:?}\n{}", w.description);
+    // `agree` checks the answers; which one it was does not matter here.
+    let _ = agree(planners, &w.grid, &q, &context);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 10_000, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -107,5 +182,19 @@ proptest! {
                 std::cell::RefCell::new(all_planners());
         }
         PLANNERS.with(|p| run(&case, &mut p.borrow_mut()));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2_000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Every planner against A* on worlds edited after they were built.
+    #[test]
+    fn every_planner_matches_the_reference_after_edits(case in case()) {
+        thread_local! {
+            static PLANNERS: std::cell::RefCell<Vec<Box<dyn bevy_jpst::search::Planner>>> =
+                std::cell::RefCell::new(all_planners());
+        }
+        PLANNERS.with(|p| run_edited(&case, &mut p.borrow_mut()));
     }
 }

@@ -148,20 +148,7 @@ pub fn random_world(
     }
     for _ in 0..obstacles {
         let t0 = rng.below(max_t0 as u64 + 1) as Tick;
-        let len = 1 + rng.below(2 * (width + height) as u64) as usize;
-        let mut at = free[rng.below(free.len() as u64) as usize];
-        let mut path = vec![at];
-        for _ in 1..len {
-            let options: Vec<Cell> = bevy_jpst::grid::Dir::ALL
-                .iter()
-                .filter_map(|d| at.step(*d))
-                .filter(|c| grid.walls().is_passable(*c))
-                .collect();
-            if !options.is_empty() && !rng.chance(0.25) {
-                at = options[rng.below(options.len() as u64) as usize];
-            }
-            path.push(at);
-        }
+        let path = random_walk(rng, &grid, &free);
         let end = if rng.chance(0.3) {
             ObstacleEnd::Park
         } else {
@@ -182,6 +169,34 @@ pub fn random_world(
         grid.add_block(cell, from, to).unwrap();
     }
     RandomWorld { grid, description }
+}
+
+/// A random walk over the walkable cells `free` of `grid`, waiting a
+/// quarter of the time, at most twice as long as the map's half perimeter.
+pub fn random_walk(rng: &mut Rng, grid: &NavGrid, free: &[Cell]) -> Vec<Cell> {
+    let len = 1 + rng.below(2 * (grid.width() + grid.height()) as u64) as usize;
+    let mut at = free[rng.below(free.len() as u64) as usize];
+    let mut path = vec![at];
+    for _ in 1..len {
+        let options: Vec<Cell> = bevy_jpst::grid::Dir::ALL
+            .iter()
+            .filter_map(|d| at.step(*d))
+            .filter(|c| grid.walls().is_passable(*c))
+            .collect();
+        if !options.is_empty() && !rng.chance(0.25) {
+            at = options[rng.below(options.len() as u64) as usize];
+        }
+        path.push(at);
+    }
+    path
+}
+
+/// The walkable cells of `grid`, row by row.
+pub fn walkable_cells(grid: &NavGrid) -> Vec<Cell> {
+    (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+        .filter(|c| grid.walls().is_passable(*c))
+        .collect()
 }
 
 /// A random walkable cell of `grid` (any cell if none is walkable).
