@@ -8,10 +8,14 @@ use super::static_grid::{MAX_CELLS, MAX_SIDE};
 /// ([`StaticGrid::open`](super::StaticGrid::open)) are bounded only by
 /// [`MAX_SIDE`] and [`MAX_CELLS`].
 ///
-/// The default, 4096 x 4096 cells (16.8 million), keeps a user-made map
-/// under about 600 MiB: the grid, its temporal map's per-cell arrays
-/// (24 bytes), its region labels (4) and a planner's node index (8) cost
-/// about 36 bytes per cell, plus the bit layers and what obstacles add.
+/// The default, 4096 x 4096 cells (16.8 million), keeps a user-made map's
+/// fixed cost under about 600 MiB: the grid, its temporal map's per-cell
+/// arrays (24 bytes), its region labels (4) and a planner's node index (8)
+/// cost about 36 bytes per cell. On top come what obstacles add and the
+/// time layers: up to two bits per cell for every 32 ticks between the
+/// earliest query start and the last planned change (256 layers at most,
+/// then 64 bytes per cell), so a block or obstacle planned thousands of
+/// ticks ahead costs memory across the whole map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MapLimits {
     /// Widest map, in cells.

@@ -103,8 +103,10 @@ pub struct TemporalMap {
     /// cells whose `near_change_end` exceeds `layer_base + k *
     /// NEAR_LAYER_TICKS`.
     near_layers: Vec<Arc<BitRows>>,
-    /// Per near layer: the cells already walls at the layer's first tick
-    /// (`wall_from` below its threshold), or `None` if there are none.
+    /// Per near layer: the cells whose `wall_from` is below the layer's
+    /// threshold, so walls at all of its ticks (layer 0, threshold 0, has
+    /// none), or `None` while no cell was ever set (a layer keeps its rows,
+    /// possibly empty, after an unblock).
     wall_layers: Vec<Option<Arc<BitRows>>>,
     layer_base: Tick,
     horizon: Tick,
@@ -563,9 +565,11 @@ impl TemporalMap {
         self.busy_end[cell]
     }
 
-    /// The first tick from which the cell is blocked for ever (an obstacle
-    /// parked there, or an endless block), [`FOREVER`] if none: from then on
-    /// it is as good as a wall.
+    /// The start of the cell's earliest endless block (an obstacle parked
+    /// there, or a block with no end), [`FOREVER`] if none: from then on it
+    /// is as good as a wall. A finite block just before may close the cell
+    /// for good a little earlier; scans then see it as a wall only from
+    /// this tick, which costs speed, never a path.
     #[inline]
     pub fn wall_from(&self, cell: usize) -> Tick {
         self.wall_from[cell]
@@ -584,9 +588,9 @@ impl TemporalMap {
     /// 3x3 neighbourhood may still change at `tick` or later (a superset of
     /// those with [`near_change_end`](Self::near_change_end) `> tick`,
     /// coarse in time: [`NEAR_LAYER_TICKS`]), and the cells blocked for ever
-    /// since before `tick` (`None` if there are none). Around every cell
-    /// outside the first set, the second set holds exactly the neighbours
-    /// that are blocked for ever by `tick`.
+    /// since before `tick` (`None` if the layer never held one). Around
+    /// every cell outside the first set, the second set holds exactly the
+    /// neighbours that are blocked for ever by `tick`.
     #[inline]
     pub fn layers_at(&self, tick: Tick) -> (&BitRows, Option<&BitRows>) {
         let layer = self.layer_of(tick).min(self.near_layers.len() - 1);

@@ -169,8 +169,8 @@ impl JpstSearch {
     /// Expands node `id` in the directions it has not been expanded in yet,
     /// and generates its wait successors the first time.
     ///
-    /// Toward a neighbour with temporal activity around it at `g + 1` the
-    /// step is a SIPP step (every reachable safe interval, waiting if
+    /// Toward a neighbour whose 3x3 neighbourhood can still change after
+    /// `g` the step is a SIPP step (every reachable safe interval, waiting if
     /// needed); toward a quiet neighbour it is a jump, and no wait can pay
     /// there because nothing will open.
     fn expand(&mut self, id: u32, scanner: &Scanner<'_>, p: &Prepared, stats: &mut SearchStats) {
