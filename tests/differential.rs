@@ -4,8 +4,8 @@
 
 mod common;
 
-use bevy_jpst::grid::{ObstacleEnd, Tick};
-use bevy_jpst::search::{GoalPolicy, PlanError, Query};
+use bevy_jpst::grid::{NavGrid, ObstacleEnd, Tick};
+use bevy_jpst::search::{GoalPolicy, PlanError, Planner, Query};
 use common::*;
 use proptest::prelude::*;
 
@@ -55,29 +55,49 @@ fn case() -> impl Strategy<Value = Case> {
         )
 }
 
-fn run(case: &Case, planners: &mut [Box<dyn bevy_jpst::search::Planner>]) {
-    let mut rng = Rng(case.seed);
-    // Denser obstacles on small maps.
-    let obstacles = case.obstacles * (1 + (case.width * case.height / 400) as usize);
-    let w = random_world(
-        &mut rng,
+/// The case's random world, with `obstacles` moving obstacles.
+fn world(case: &Case, rng: &mut common::Rng, obstacles: usize) -> RandomWorld {
+    random_world(
+        rng,
         case.width,
         case.height,
         case.walls,
         obstacles,
         case.blocks,
         8,
-    );
-    let start = random_cell(&mut rng, &w.grid);
-    let goal = random_cell(&mut rng, &w.grid);
+    )
+}
+
+/// A query between two random cells of `grid`, under the case's goal
+/// policy, starting `after` ticks later than the case says.
+fn query(case: &Case, rng: &mut common::Rng, grid: &NavGrid, after: Tick) -> Query {
+    let start = random_cell(rng, grid);
+    let goal = random_cell(rng, grid);
     let policy = if case.stay {
         GoalPolicy::Stay
     } else {
         GoalPolicy::Arrive
     };
-    let q = Query::new(start, goal)
+    Query::new(start, goal)
         .with_policy(policy)
-        .starting_at(case.start_tick);
+        .starting_at(after + case.start_tick)
+}
+
+/// Runs `f` with this thread's planners, built once per thread.
+fn with_planners(f: impl FnOnce(&mut [Box<dyn Planner>])) {
+    thread_local! {
+        static PLANNERS: std::cell::RefCell<Vec<Box<dyn Planner>>> =
+            std::cell::RefCell::new(all_planners());
+    }
+    PLANNERS.with(|p| f(&mut p.borrow_mut()));
+}
+
+fn run(case: &Case, planners: &mut [Box<dyn Planner>]) {
+    let mut rng = Rng(case.seed);
+    // Denser obstacles on small maps.
+    let obstacles = case.obstacles * (1 + (case.width * case.height / 400) as usize);
+    let w = world(case, &mut rng, obstacles);
+    let q = query(case, &mut rng, &w.grid, 0);
     let context = || format!("{case:?}\n{}", w.description);
     let answer = agree(planners, &w.grid, &q, &context);
     // One case in four: a horizon just long enough keeps the answer, one
@@ -102,17 +122,9 @@ fn run(case: &Case, planners: &mut [Box<dyn bevy_jpst::search::Planner>]) {
 /// again, and one case in two forgets the ticks before the query's start.
 /// Taking out a parked obstacle must clear the wall it had become, and a
 /// map that forgot its past must plan as one built after it.
-fn run_edited(case: &Case, planners: &mut [Box<dyn bevy_jpst::search::Planner>]) {
+fn run_edited(case: &Case, planners: &mut [Box<dyn Planner>]) {
     let mut rng = Rng(case.seed);
-    let mut w = random_world(
-        &mut rng,
-        case.width,
-        case.height,
-        case.walls,
-        case.obstacles,
-        case.blocks,
-        8,
-    );
+    let mut w = world(case, &mut rng, case.obstacles);
     let free = walkable_cells(&w.grid);
     if free.is_empty() {
         return;
@@ -156,16 +168,7 @@ fn run_edited(case: &Case, planners: &mut [Box<dyn bevy_jpst::search::Planner>])
             .push_str(&format!("forgot the ticks before {now}\n"));
         w.grid.obstacles_mut().forget_before(now);
     }
-    let start = random_cell(&mut rng, &w.grid);
-    let goal = random_cell(&mut rng, &w.grid);
-    let policy = if case.stay {
-        GoalPolicy::Stay
-    } else {
-        GoalPolicy::Arrive
-    };
-    let q = Query::new(start, goal)
-        .with_policy(policy)
-        .starting_at(now + case.start_tick);
+    let q = query(case, &mut rng, &w.grid, now);
     let context = || format!("{case:?}\n{}", w.description);
     // `agree` checks the answers; which one it was does not matter here.
     let _ = agree(planners, &w.grid, &q, &context);
@@ -177,11 +180,7 @@ proptest! {
     /// JPST (every configuration) and SIPP (both heuristics) against A*.
     #[test]
     fn every_planner_matches_the_reference(case in case()) {
-        thread_local! {
-            static PLANNERS: std::cell::RefCell<Vec<Box<dyn bevy_jpst::search::Planner>>> =
-                std::cell::RefCell::new(all_planners());
-        }
-        PLANNERS.with(|p| run(&case, &mut p.borrow_mut()));
+        with_planners(|p| run(&case, p));
     }
 }
 
@@ -191,10 +190,6 @@ proptest! {
     /// Every planner against A* on worlds edited after they were built.
     #[test]
     fn every_planner_matches_the_reference_after_edits(case in case()) {
-        thread_local! {
-            static PLANNERS: std::cell::RefCell<Vec<Box<dyn bevy_jpst::search::Planner>>> =
-                std::cell::RefCell::new(all_planners());
-        }
-        PLANNERS.with(|p| run_edited(&case, &mut p.borrow_mut()));
+        with_planners(|p| run_edited(&case, p));
     }
 }
