@@ -127,11 +127,8 @@ pub fn random_world(
     max_t0: Tick,
 ) -> RandomWorld {
     let walls = StaticGrid::from_fn(width, height, |_| !rng.chance(wall_ratio)).unwrap();
-    let free: Vec<Cell> = (0..height)
-        .flat_map(|y| (0..width).map(move |x| Cell::new(x, y)))
-        .filter(|c| walls.is_passable(*c))
-        .collect();
     let mut grid = NavGrid::new(walls);
+    let free = walkable_cells(&grid);
     let mut description = format!("world {width}x{height}\n");
     for y in 0..height {
         for x in 0..width {

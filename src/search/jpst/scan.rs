@@ -6,10 +6,11 @@
 //! in all four directions, with waits); a cell with a forced vertical
 //! neighbour (horizontal jumps); or the cell at the jump limit. A wall ends a
 //! jump with nothing (a dead end). A cell an obstacle has parked on for good
-//! (blocked for ever from the arrival tick or before) counts as a wall: it no longer
-//! changes. Every cell between the origin and the jump point is quiet, so
-//! nothing in time can interfere there and 4-connected JPS pruning is exact;
-//! only the first step can meet an obstacle (the origin need not be quiet).
+//! (blocked for ever from the arrival tick or before) counts as a wall: it
+//! no longer changes. Every cell between the origin and the jump point is
+//! quiet, so nothing in time can interfere there and 4-connected JPS pruning
+//! is exact; only the first step can meet an obstacle (the origin need not
+//! be quiet).
 //!
 //! Horizontal jumps test 64 cells at a time: the candidates of a window are
 //! `forced-above | forced-below | wall | near-temporal | goal | limit`, where
