@@ -13,9 +13,9 @@ use super::static_grid::{MAX_CELLS, MAX_SIDE};
 /// arrays (24 bytes), its region labels (4) and a planner's node index (8)
 /// cost about 36 bytes per cell. On top come what obstacles add and the
 /// time layers: up to two bits per cell for every 32 ticks between the
-/// earliest query start and the last planned change (256 layers at most,
-/// then 64 bytes per cell), so a block or obstacle planned thousands of
-/// ticks ahead costs memory across the whole map.
+/// earliest query start and the last planned change, at most 256 layers
+/// and at most 128 MiB in all (31 layers at 4096 x 4096; beyond them
+/// scans skip less, and plan the same).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MapLimits {
     /// Widest map, in cells.

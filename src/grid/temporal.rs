@@ -19,6 +19,19 @@ const NO_TIMELINE: u32 = u32::MAX;
 pub const NEAR_LAYER_TICKS: Tick = 32;
 /// Most layers kept; the last one also covers every later tick.
 const MAX_NEAR_LAYERS: usize = 256;
+/// Most bytes the near and wall layers of one map take together. On maps
+/// of more than about two million cells this, not [`MAX_NEAR_LAYERS`],
+/// caps the layers (120 at 2048 x 2048, 31 at 4096 x 4096), so a block
+/// planned far ahead cannot claim a gigabyte.
+const LAYER_BUDGET_BYTES: usize = 128 << 20;
+
+/// The most layers a `width` x `height` map keeps: [`MAX_NEAR_LAYERS`], or
+/// fewer if that many near and wall layers would exceed
+/// [`LAYER_BUDGET_BYTES`], and never fewer than 2.
+fn max_layers(width: u32, height: u32) -> usize {
+    let layer_bytes = ((width as usize).div_ceil(64) + 2) * 8 * (height as usize + 2);
+    (LAYER_BUDGET_BYTES / (2 * layer_bytes)).clamp(2, MAX_NEAR_LAYERS)
+}
 static ALWAYS_SAFE: [Interval; 1] = [Interval::ALWAYS];
 
 /// What a moving obstacle does after the last cell of its trajectory.
@@ -109,6 +122,8 @@ pub struct TemporalMap {
     /// possibly empty, after an unblock).
     wall_layers: Vec<Option<Arc<BitRows>>>,
     layer_base: Tick,
+    /// Most layers this map keeps ([`max_layers`]).
+    max_layers: usize,
     horizon: Tick,
 }
 
@@ -136,6 +151,7 @@ impl TemporalMap {
             near_layers: vec![Arc::new(BitRows::new(width, height))],
             wall_layers: vec![None],
             layer_base: base,
+            max_layers: max_layers(width, height),
             horizon: 0,
         }
     }
@@ -369,7 +385,7 @@ impl TemporalMap {
             .filter(|e| *e != FOREVER)
             .max()
             .unwrap_or(0);
-        let count = (self.layer_of(last_finite) + 2).min(MAX_NEAR_LAYERS);
+        let count = (self.layer_of(last_finite) + 2).min(self.max_layers);
         // One pass over the map, setting each cell's bits in the layers it
         // belongs to: a prefix of the near layers (thresholds below its
         // near change end) and a suffix of the wall layers (thresholds above
@@ -477,7 +493,7 @@ impl TemporalMap {
     fn grow_layers(&mut self, end: Tick) {
         // One layer past `end`'s own, so that the last layer sees every
         // finite change as over.
-        let wanted = (self.layer_of(end) + 2).min(MAX_NEAR_LAYERS);
+        let wanted = (self.layer_of(end) + 2).min(self.max_layers);
         while self.near_layers.len() < wanted {
             self.push_layer();
         }
@@ -487,7 +503,7 @@ impl TemporalMap {
     #[inline]
     fn layer_of(&self, tick: Tick) -> usize {
         let above = tick.saturating_sub(self.layer_base) / NEAR_LAYER_TICKS;
-        (above as usize).min(MAX_NEAR_LAYERS - 1)
+        (above as usize).min(self.max_layers - 1)
     }
 
     #[inline]
@@ -686,6 +702,24 @@ mod tests {
     /// Forgetting the past in place leaves exactly the map built afresh from
     /// the same obstacles with its time base at the same tick, and
     /// obstacles added before can still be taken out.
+    #[test]
+    fn layers_stay_within_their_memory_budget() {
+        assert_eq!(max_layers(1, 1), MAX_NEAR_LAYERS);
+        assert_eq!(max_layers(1024, 1024), MAX_NEAR_LAYERS);
+        assert_eq!(max_layers(2048, 2048), 120);
+        assert_eq!(max_layers(4096, 4096), 31);
+        assert_eq!(max_layers(u16::MAX as u32, u16::MAX as u32), 2);
+        // A block for ever from far in the future grows the layers only up
+        // to the cap, and scans still see it.
+        let mut map = TemporalMap::new(40, 3);
+        map.max_layers = 5;
+        map.block(41, Interval::new(100_000, FOREVER));
+        assert_eq!(map.near_layers.len(), 5);
+        assert_eq!(map.wall_layers.len(), 5);
+        assert!(map.layers_at(200_000).0.get(1, 1));
+        assert_eq!(map.wall_from(41), 100_000);
+    }
+
     #[test]
     fn forgetting_the_past_matches_a_fresh_map() {
         let (w, h) = (70u32, 9u32);
