@@ -548,6 +548,12 @@ impl TemporalMap {
     /// if the cell is blocked then.
     #[inline]
     pub fn interval_at(&self, cell: usize, tick: Tick) -> Option<usize> {
+        if self.busy_end[cell] <= tick {
+            // Past its last activity a cell is in its last safe interval:
+            // one flat read, no timeline. (A cell blocked for ever from
+            // tick 0 has none; only `tick == FOREVER` gets here for it.)
+            return (self.interval_count[cell] as usize).checked_sub(1);
+        }
         match self.timeline(cell) {
             Some(tl) => interval::find(&tl.safe, tick),
             None => Some(0),
@@ -557,7 +563,7 @@ impl TemporalMap {
     /// True if no obstacle occupies the cell at `tick`.
     #[inline]
     pub fn is_free(&self, cell: usize, tick: Tick) -> bool {
-        self.busy_end[cell] <= tick || self.interval_at(cell, tick).is_some()
+        self.interval_at(cell, tick).is_some()
     }
 
     /// True if an obstacle leaves the cell in direction `dir` during
@@ -609,7 +615,9 @@ impl TemporalMap {
     /// neighbours that are blocked for ever by `tick`.
     #[inline]
     pub fn layers_at(&self, tick: Tick) -> (&BitRows, Option<&BitRows>) {
-        let layer = self.layer_of(tick).min(self.near_layers.len() - 1);
+        // Every scan asks: the layer count alone caps the index here.
+        let above = tick.saturating_sub(self.layer_base) / NEAR_LAYER_TICKS;
+        let layer = (above as usize).min(self.near_layers.len() - 1);
         (&self.near_layers[layer], self.wall_layers[layer].as_deref())
     }
 
@@ -699,9 +707,8 @@ mod tests {
         assert_eq!(map.safe_intervals(1), &[Interval::ALWAYS]);
     }
 
-    /// Forgetting the past in place leaves exactly the map built afresh from
-    /// the same obstacles with its time base at the same tick, and
-    /// obstacles added before can still be taken out.
+    /// Layers are capped by memory on big maps, and a far block still
+    /// flags its neighbourhood in the last layer.
     #[test]
     fn layers_stay_within_their_memory_budget() {
         assert_eq!(max_layers(1, 1), MAX_NEAR_LAYERS);
@@ -720,6 +727,9 @@ mod tests {
         assert_eq!(map.wall_from(41), 100_000);
     }
 
+    /// Forgetting the past in place leaves exactly the map built afresh from
+    /// the same obstacles with its time base at the same tick, and
+    /// obstacles added before can still be taken out.
     #[test]
     fn forgetting_the_past_matches_a_fresh_map() {
         let (w, h) = (70u32, 9u32);

@@ -245,17 +245,12 @@ impl JpstSearch {
         if h == UNREACHABLE {
             return;
         }
-        let count = obstacles.interval_count(cell);
-        let interval = if obstacles.busy_end(cell) <= s.tick {
-            // Past its last activity a cell is in its last safe interval.
-            count - 1
-        } else {
-            match obstacles.interval_at(cell, s.tick) {
-                Some(k) => k,
-                None => return,
-            }
+        let Some(interval) = obstacles.interval_at(cell, s.tick) else {
+            return;
         };
-        let child = self.nodes.get(cell, interval, count);
+        let child = self
+            .nodes
+            .get(cell, interval, obstacles.interval_count(cell));
         relax(
             &mut self.nodes,
             &mut self.open,
