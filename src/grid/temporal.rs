@@ -560,6 +560,17 @@ impl TemporalMap {
         }
     }
 
+    /// The last tick of safe interval `interval` of the cell, which an agent
+    /// standing there at `tick` is in: how long it may stay. A cell whose
+    /// activity is over by `tick` answers [`FOREVER`] from one flat read.
+    #[inline]
+    pub fn safe_until(&self, cell: usize, interval: usize, tick: Tick) -> Tick {
+        if self.busy_end[cell] <= tick {
+            return FOREVER;
+        }
+        self.safe_intervals(cell)[interval].end
+    }
+
     /// True if no obstacle occupies the cell at `tick`.
     #[inline]
     pub fn is_free(&self, cell: usize, tick: Tick) -> bool {
@@ -709,6 +720,18 @@ mod tests {
 
     /// Layers are capped by memory on big maps, and a far block still
     /// flags its neighbourhood in the last layer.
+    #[test]
+    fn safe_until_ends_the_interval_an_agent_stands_in() {
+        let mut map = TemporalMap::new(3, 1);
+        map.block(1, Interval::new(5, 7));
+        map.block(2, Interval::new(4, FOREVER));
+        assert_eq!(map.safe_until(0, 0, 3), FOREVER);
+        assert_eq!(map.safe_until(1, 0, 2), 4);
+        assert_eq!(map.safe_until(1, 1, 8), FOREVER);
+        assert_eq!(map.safe_until(1, 1, 100), FOREVER);
+        assert_eq!(map.safe_until(2, 0, 1), 3);
+    }
+
     #[test]
     fn layers_stay_within_their_memory_budget() {
         assert_eq!(max_layers(1, 1), MAX_NEAR_LAYERS);

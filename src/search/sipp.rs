@@ -104,7 +104,7 @@ impl SippSearch {
             }
             stats.expanded += 1;
             let here = cell_of(cell, width);
-            let stay_until = obstacles.safe_intervals(cell)[node.interval as usize].end;
+            let stay_until = obstacles.safe_until(cell, node.interval as usize, node.g);
             for dir in Dir::ALL {
                 let Some(next) = here.step(dir).filter(|n| walls.is_passable(*n)) else {
                     continue;
@@ -114,7 +114,7 @@ impl SippSearch {
                 if h == UNREACHABLE {
                     continue;
                 }
-                let intervals = obstacles.safe_intervals(n).len();
+                let intervals = obstacles.interval_count(n);
                 let (nodes, open) = (&mut self.nodes, &mut self.open);
                 step_into(obstacles, n, dir, node.g, stay_until, true, |t, k| {
                     let child = nodes.get(n, k as usize, intervals);

@@ -185,7 +185,7 @@ impl JpstSearch {
         let cell = node.cell as usize;
         let g = node.g;
         let here = walls.cell_at(cell);
-        let stay_until = obstacles.safe_intervals(cell)[node.interval as usize].end;
+        let stay_until = obstacles.safe_until(cell, node.interval as usize, g);
         let mut successors = std::mem::take(&mut self.successors);
         successors.clear();
         for dir in crate::grid::Dir::ALL {
