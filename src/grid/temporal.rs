@@ -105,6 +105,9 @@ pub struct TemporalMap {
     /// counting them reads one flat array.
     interval_count: Vec<u32>,
     busy_end: Vec<Tick>,
+    /// A lower bound on the first tick at which the cell is blocked or left
+    /// by an obstacle ([`FOREVER`] if never).
+    busy_start: Vec<Tick>,
     /// First tick of the cell's earliest endless block ([`FOREVER`] if none):
     /// from then on the cell is a wall.
     wall_from: Vec<Tick>,
@@ -145,6 +148,7 @@ impl TemporalMap {
             timelines: Vec::new(),
             interval_count: vec![1; cells],
             busy_end: vec![0; cells],
+            busy_start: vec![FOREVER; cells],
             wall_from: vec![FOREVER; cells],
             change_end: vec![0; cells],
             near_change_end: vec![0; cells],
@@ -195,6 +199,7 @@ impl TemporalMap {
         tl.refresh_safe();
         let count = tl.safe.len() as u32;
         self.interval_count[cell] = count;
+        self.busy_start[cell] = self.busy_start[cell].min(span.start);
         if span.end == FOREVER {
             self.horizon = self.horizon.max(span.start);
             self.mark_busy(cell, FOREVER, span.start.saturating_add(1));
@@ -273,6 +278,7 @@ impl TemporalMap {
         let rec = Departure::new(tick, dir);
         let at = tl.departures.partition_point(|d| *d <= rec);
         tl.departures.insert(at, rec);
+        self.busy_start[cell] = self.busy_start[cell].min(tick);
         self.horizon = self.horizon.max(tick.saturating_add(1));
         self.mark_busy(cell, tick.saturating_add(1), tick.saturating_add(1));
     }
@@ -303,6 +309,7 @@ impl TemporalMap {
         let old = std::mem::take(&mut self.timelines);
         let mut old: Vec<Option<Arc<CellTimeline>>> = old.into_iter().map(Some).collect();
         self.busy_end.fill(0);
+        self.busy_start.fill(FOREVER);
         self.change_end.fill(0);
         self.wall_from.fill(FOREVER);
         self.horizon = 0;
@@ -347,7 +354,10 @@ impl TemporalMap {
                 change = change.max(last.tick().saturating_add(1));
                 self.horizon = self.horizon.max(last.tick().saturating_add(1));
             }
+            let first_block = tl.blocked.first().map_or(FOREVER, |iv| iv.start);
+            let first_departure = tl.departures.first().map_or(FOREVER, |d| d.tick());
             self.busy_end[cell] = end;
+            self.busy_start[cell] = first_block.min(first_departure);
             self.change_end[cell] = change;
             self.wall_from[cell] = endless_start(&tl.blocked);
             self.slot[cell] = self.timelines.len() as u32;
@@ -598,6 +608,15 @@ impl TemporalMap {
         self.busy_end[cell]
     }
 
+    /// At or before the first tick at which the cell is blocked or left by
+    /// an obstacle ([`FOREVER`] if never): before it nothing happens there.
+    /// Taking a block out leaves it where it was (still a bound) until
+    /// [`forget_before`](Self::forget_before) recomputes it.
+    #[inline]
+    pub fn busy_start(&self, cell: usize) -> Tick {
+        self.busy_start[cell]
+    }
+
     /// The start of the cell's earliest endless block (an obstacle parked
     /// there, or a block with no end), [`FOREVER`] if none: from then on it
     /// is as good as a wall. A finite block just before may close the cell
@@ -807,6 +826,7 @@ mod tests {
                 assert_eq!(kept.blocked_intervals(cell), fresh.blocked_intervals(cell));
                 assert_eq!(kept.interval_count(cell), fresh.safe_intervals(cell).len());
                 assert_eq!(kept.busy_end(cell), fresh.busy_end(cell), "cell {cell}");
+                assert_eq!(kept.busy_start(cell), fresh.busy_start(cell), "cell {cell}");
                 assert_eq!(kept.near_change_end(cell), fresh.near_change_end(cell));
                 assert_eq!(kept.wall_from(cell), fresh.wall_from(cell));
                 for t in now..now + 700 {

@@ -14,7 +14,7 @@
 
 mod scan;
 
-use crate::grid::{DirSet, NavGrid, StaticGrid, TemporalMap, Tick};
+use crate::grid::{DirSet, NavGrid, Tick};
 
 use super::Planner;
 use super::error::PlanError;
@@ -208,8 +208,15 @@ impl JpstSearch {
                 let speculative = self.speculative_wait;
                 step_into(obstacles, n, dir, g, stay_until, scan, |tick, k| {
                     let child = nodes.get(n, k as usize, count);
+                    let dirs = || {
+                        if dir.is_vertical() {
+                            DirSet::ALL
+                        } else {
+                            scanner.full_node_dirs(next.x, next.y, tick, dir)
+                        }
+                    };
                     // Those arriving after g + 1 waited first.
-                    if relax(nodes, open, stats, id, child, tick, DirSet::ALL, h)
+                    if relax(nodes, open, stats, id, child, tick, dirs, h)
                         && speculative
                         && tick > g.saturating_add(1)
                     {
@@ -225,7 +232,7 @@ impl JpstSearch {
             }
         }
         for s in successors.iter() {
-            self.generate(walls, obstacles, id, *s, p, stats);
+            self.generate(scanner, id, *s, p, stats);
         }
         self.successors = successors;
     }
@@ -233,14 +240,14 @@ impl JpstSearch {
     /// Records jump point `s`, a successor of node `parent`.
     fn generate(
         &mut self,
-        walls: &StaticGrid,
-        obstacles: &TemporalMap,
+        scanner: &Scanner<'_>,
         parent: u32,
         s: JumpPoint,
         p: &Prepared,
         stats: &mut SearchStats,
     ) {
-        let cell = walls.index(s.at);
+        let obstacles = scanner.obstacles();
+        let cell = scanner.walls().index(s.at);
         let h = p.h.at(s.at, cell);
         if h == UNREACHABLE {
             return;
@@ -258,15 +265,17 @@ impl JpstSearch {
             parent,
             child,
             s.tick,
-            s.dirs,
+            || s.dirs(scanner),
             h,
         );
     }
 }
 
 /// Offers node `child` an arrival at `tick` from `parent`, to go on in
-/// `dirs`; queues it (f = tick + h) if that is earlier than its known
+/// `dirs()`; queues it (f = tick + h) if that is earlier than its known
 /// arrival or adds directions at the same tick. Returns whether it did.
+/// The directions are worked out only for an arrival no later than the
+/// known one.
 #[allow(clippy::too_many_arguments)] // one relaxation of one edge
 #[inline]
 fn relax(
@@ -276,17 +285,21 @@ fn relax(
     parent: u32,
     child: u32,
     tick: Tick,
-    dirs: DirSet,
+    dirs: impl FnOnce() -> DirSet,
     h: u32,
 ) -> bool {
     let c = &mut nodes.nodes[child as usize];
     if tick < c.g {
         c.g = tick;
-        c.dirs = dirs;
+        c.dirs = dirs();
         c.done = DirSet::EMPTY;
         c.waited = false;
         c.parent = parent;
-    } else if tick == c.g && !dirs.is_subset(c.dirs) {
+    } else if tick == c.g && c.dirs != DirSet::ALL {
+        let dirs = dirs();
+        if dirs.is_subset(c.dirs) {
+            return false;
+        }
         c.dirs = c.dirs.union(dirs);
     } else {
         return false;

@@ -3,7 +3,8 @@
 //! A jump walks from a node in one direction and reports the first *jump
 //! point*: the goal; a cell whose 3x3 neighbourhood can still change at the
 //! arrival tick or later (it becomes a full node, expanded like a SIPP state
-//! in all four directions, with waits); a cell with a forced vertical
+//! with waits, in all four directions but the vertical sides a horizontal
+//! arrival could have turned to one cell earlier); a cell with a forced vertical
 //! neighbour (horizontal jumps); or the cell at the jump limit. A wall ends a
 //! jump with nothing (a dead end). A cell an obstacle has parked on for good
 //! (blocked for ever from the arrival tick or before) counts as a wall: it
@@ -30,13 +31,42 @@ pub(super) struct JumpPoint {
     /// Directions to continue in from there (wait successors are always
     /// considered as well).
     pub dirs: DirSet,
+    /// For a full node entered by a horizontal move, that move: its
+    /// directions are then narrowed by [`Scanner::full_node_dirs`] when it
+    /// is recorded, and only if the arrival improves the node.
+    pub sideways: Option<Dir>,
 }
 
 impl JumpPoint {
     /// A jump point queued by its own f-value.
     #[inline]
     fn new(at: Cell, tick: Tick, dirs: DirSet) -> Self {
-        Self { at, tick, dirs }
+        Self {
+            at,
+            tick,
+            dirs,
+            sideways: None,
+        }
+    }
+
+    /// A full node entered by a horizontal move in direction `dir`.
+    #[inline]
+    fn full_sideways(at: Cell, tick: Tick, dir: Dir) -> Self {
+        Self {
+            at,
+            tick,
+            dirs: DirSet::ALL,
+            sideways: Some(dir),
+        }
+    }
+
+    /// The directions to go on in.
+    #[inline]
+    pub(super) fn dirs(&self, scanner: &Scanner<'_>) -> DirSet {
+        match self.sideways {
+            Some(dir) => scanner.full_node_dirs(self.at.x, self.at.y, self.tick, dir),
+            None => self.dirs,
+        }
     }
 }
 
@@ -126,6 +156,49 @@ impl<'a> Scanner<'a> {
         forced
     }
 
+    /// The directions of a full node at `(x, y)` entered at `t` by a
+    /// horizontal move in direction `dir`: all but each vertical side the
+    /// agent could as well have turned to one cell earlier. From the cell
+    /// behind at `t - 1`, stepping to its side at `t` and then along to the
+    /// side of `(x, y)` at `t + 1` arrives just as early, and the canonical
+    /// order puts vertical moves first. That needs the corner walkable and
+    /// free at `t` and neither move swapping with an obstacle; the side is
+    /// dropped when the flat per-cell bounds prove it (no activity at the
+    /// corner at `t - 1` or `t`, none leaving the side cell at `t`). Waits
+    /// into the side's later intervals are still generated (they are not
+    /// turns).
+    #[inline(never)] // kept out of the hot loops that call it
+    pub(super) fn full_node_dirs(&self, x: u32, y: u32, t: Tick, dir: Dir) -> DirSet {
+        let behind = match dir {
+            Dir::East if x > 0 => x - 1,
+            Dir::West if x + 1 < self.width => x + 1,
+            _ => return DirSet::ALL,
+        };
+        let mut dirs = DirSet::ALL;
+        for side in [Dir::North, Dir::South] {
+            let sy = match side {
+                Dir::North if y > 0 => y - 1,
+                Dir::South if y + 1 < self.height => y + 1,
+                _ => continue,
+            };
+            // A walled side goes nowhere anyway; a walled corner cannot
+            // be turned at.
+            if !self.rows.get(x, sy) || !self.rows.get(behind, sy) {
+                continue;
+            }
+            // Flat reads only: activity around these ticks keeps the side.
+            // The exact test reads timelines, and measured slower.
+            let obstacles = self.obstacles;
+            let (corner, beside) = (self.index(behind, sy), self.index(x, sy));
+            let corner_calm = obstacles.busy_end(corner) < t || obstacles.busy_start(corner) > t;
+            let beside_calm = obstacles.busy_end(beside) <= t || obstacles.busy_start(beside) > t;
+            if corner_calm && beside_calm {
+                dirs = dirs.minus(side.bit());
+            }
+        }
+        dirs
+    }
+
     /// Visits walkable cell `(x, y)`, entered at `t` after `steps` horizontal
     /// steps in `dir`; emits a jump point if it is one.
     #[allow(clippy::too_many_arguments)] // the state of one step of a jump
@@ -144,7 +217,7 @@ impl<'a> Scanner<'a> {
         if self.obstacles.near_change_end(cell) >= t {
             // Temporal activity around: a full (SIPP-like) node.
             if self.can_enter(cell, t, dir) {
-                out.push(JumpPoint::new(Cell::new(x, y), t, DirSet::ALL));
+                out.push(JumpPoint::full_sideways(Cell::new(x, y), t, dir));
             }
             return Visit::Stop;
         }
@@ -190,7 +263,7 @@ impl<'a> Scanner<'a> {
         }
         if self.obstacles.near_change_end(c1) > tick {
             // Temporal activity around the first cell: a full node there.
-            out.push(JumpPoint::new(Cell::new(x1, y), tick + 1, DirSet::ALL));
+            out.push(JumpPoint::full_sideways(Cell::new(x1, y), tick + 1, dir));
             return;
         }
         if dir == Dir::East {
@@ -367,5 +440,59 @@ impl<'a> Scanner<'a> {
     /// The temporal obstacles.
     pub(super) fn obstacles(&self) -> &TemporalMap {
         self.obstacles
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Interval;
+
+    /// A 5x3 open map with the goal far away; the full node sits at (2, 1),
+    /// entered eastward at tick 10 from (1, 1).
+    fn dirs_with(edit: impl FnOnce(&mut NavGrid)) -> DirSet {
+        let walls = StaticGrid::from_fn(5, 3, |c| c != Cell::new(1, 2)).unwrap();
+        let mut grid = NavGrid::new(walls);
+        edit(&mut grid);
+        let scanner = Scanner::new(&grid, Cell::new(4, 1), u32::MAX);
+        scanner.full_node_dirs(2, 1, 10, Dir::East)
+    }
+
+    #[test]
+    fn full_nodes_drop_the_sides_a_turn_one_cell_earlier_reaches() {
+        // North: corner (1, 0) calm, so the side goes. South: corner (1, 2)
+        // is a wall, so the side stays.
+        let all_but_north = DirSet::ALL.minus(Dir::North.bit());
+        assert_eq!(dirs_with(|_| {}), all_but_north);
+        // Activity wholly before or wholly after the turn does not matter.
+        for span in [Interval::new(2, 8), Interval::new(11, 50)] {
+            assert_eq!(
+                dirs_with(|g| g.obstacles_mut().block(1, span)),
+                all_but_north
+            );
+        }
+        // Activity on both sides of it keeps the side: the flat bounds
+        // cannot tell that the corner is free in between.
+        assert_eq!(
+            dirs_with(|g| {
+                g.obstacles_mut().block(1, Interval::new(2, 3));
+                g.obstacles_mut().block(1, Interval::new(40, 50));
+            }),
+            DirSet::ALL
+        );
+        // The corner blocked at the turn, an obstacle leaving it just
+        // before, or one leaving the side cell toward it: the side stays.
+        assert_eq!(
+            dirs_with(|g| g.obstacles_mut().block(1, Interval::new(10, 10))),
+            DirSet::ALL
+        );
+        assert_eq!(
+            dirs_with(|g| g.obstacles_mut().add_departure(1, 9, Dir::West)),
+            DirSet::ALL
+        );
+        assert_eq!(
+            dirs_with(|g| g.obstacles_mut().add_departure(2, 10, Dir::West)),
+            DirSet::ALL
+        );
     }
 }
