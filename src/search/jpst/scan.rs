@@ -167,7 +167,7 @@ impl<'a> Scanner<'a> {
     /// corner at `t - 1` or `t`, none leaving the side cell at `t`). Waits
     /// into the side's later intervals are still generated (they are not
     /// turns).
-    #[inline(never)] // kept out of the hot loops that call it
+    #[inline]
     pub(super) fn full_node_dirs(&self, x: u32, y: u32, t: Tick, dir: Dir) -> DirSet {
         let behind = match dir {
             Dir::East if x > 0 => x - 1,
