@@ -737,8 +737,6 @@ mod tests {
         assert_eq!(map.safe_intervals(1), &[Interval::ALWAYS]);
     }
 
-    /// Layers are capped by memory on big maps, and a far block still
-    /// flags its neighbourhood in the last layer.
     #[test]
     fn safe_until_ends_the_interval_an_agent_stands_in() {
         let mut map = TemporalMap::new(3, 1);
@@ -751,6 +749,8 @@ mod tests {
         assert_eq!(map.safe_until(2, 0, 1), 3);
     }
 
+    /// Layers are capped by memory on big maps, and a far block still
+    /// flags its neighbourhood in the last layer.
     #[test]
     fn layers_stay_within_their_memory_budget() {
         assert_eq!(max_layers(1, 1), MAX_NEAR_LAYERS);

@@ -29,7 +29,8 @@ pub(super) struct JumpPoint {
     /// Arrival tick.
     pub tick: Tick,
     /// Directions to continue in from there (wait successors are always
-    /// considered as well).
+    /// considered as well); all four for a full node entered sideways,
+    /// until [`dirs`](Self::dirs) narrows them.
     pub dirs: DirSet,
     /// For a full node entered by a horizontal move, that move: its
     /// directions are then narrowed by [`Scanner::full_node_dirs`] when it
