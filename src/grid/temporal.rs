@@ -617,6 +617,14 @@ impl TemporalMap {
         self.busy_start[cell]
     }
 
+    /// True if the flat per-cell bounds show that nothing happens at the
+    /// cell from tick `first` to tick `last`: no block and no departure
+    /// then. False means "cannot tell from the bounds", not "busy".
+    #[inline]
+    pub fn idle_during(&self, cell: usize, first: Tick, last: Tick) -> bool {
+        self.busy_end[cell] <= first || self.busy_start[cell] > last
+    }
+
     /// The start of the cell's earliest endless block (an obstacle parked
     /// there, or a block with no end), [`FOREVER`] if none: from then on it
     /// is as good as a wall. A finite block just before may close the cell

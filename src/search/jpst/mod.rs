@@ -208,13 +208,7 @@ impl JpstSearch {
                 let speculative = self.speculative_wait;
                 step_into(obstacles, n, dir, g, stay_until, scan, |tick, k| {
                     let child = nodes.get(n, k as usize, count);
-                    let dirs = || {
-                        if dir.is_vertical() {
-                            DirSet::ALL
-                        } else {
-                            scanner.full_node_dirs(next.x, next.y, tick, dir)
-                        }
-                    };
+                    let dirs = || scanner.full_node_dirs(next.x, next.y, tick, dir);
                     // Those arriving after g + 1 waited first.
                     if relax(nodes, open, stats, id, child, tick, dirs, h)
                         && speculative

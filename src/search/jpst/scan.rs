@@ -157,11 +157,13 @@ impl<'a> Scanner<'a> {
         forced
     }
 
-    /// The directions of a full node at `(x, y)` entered at `t` by a
-    /// horizontal move in direction `dir`: all but each vertical side the
-    /// agent could as well have turned to one cell earlier. From the cell
-    /// behind at `t - 1`, stepping to its side at `t` and then along to the
-    /// side of `(x, y)` at `t + 1` arrives just as early, and the canonical
+    /// The directions of a full node at `(x, y)` entered at `t` by a move in
+    /// direction `dir` (all four after a vertical move; the canonical order
+    /// lets a horizontal turn follow one). After a horizontal move: all but
+    /// each vertical side the agent could as well have turned to one cell
+    /// earlier. From the cell behind at `t - 1`, stepping to its side at `t`
+    /// and then along to the side of `(x, y)` at `t + 1` arrives just as
+    /// early, and the canonical
     /// order puts vertical moves first. That needs the corner walkable and
     /// free at `t` and neither move swapping with an obstacle; the side is
     /// dropped when the flat per-cell bounds prove it (no activity at the
@@ -189,11 +191,10 @@ impl<'a> Scanner<'a> {
             }
             // Flat reads only: activity around these ticks keeps the side.
             // The exact test reads timelines, and measured slower.
-            let obstacles = self.obstacles;
             let (corner, beside) = (self.index(behind, sy), self.index(x, sy));
-            let corner_calm = obstacles.busy_end(corner) < t || obstacles.busy_start(corner) > t;
-            let beside_calm = obstacles.busy_end(beside) <= t || obstacles.busy_start(beside) > t;
-            if corner_calm && beside_calm {
+            if self.obstacles.idle_during(corner, t - 1, t)
+                && self.obstacles.idle_during(beside, t, t)
+            {
                 dirs = dirs.minus(side.bit());
             }
         }
