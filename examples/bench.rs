@@ -33,6 +33,7 @@ mod bench {
     pub mod batch;
     pub mod chart;
     pub mod files;
+    pub mod order;
     pub mod record;
     pub mod report;
     pub mod sequential;

@@ -9,6 +9,7 @@ use bevy_jpst::search::{
     GoalPolicy, PlanError, Planner, Query, Sipp, TimeExpandedAStar, validate_path,
 };
 
+use super::order::turns;
 use crate::Args;
 
 /// What one planner did on all queries.
@@ -85,8 +86,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     let mut tallies: Vec<Tally> = planners.iter().map(|_| Tally::default()).collect();
     let mut mismatches = 0;
     for (i, q) in queries.iter().enumerate() {
-        let mut costs: Vec<Option<Result<u32, PlanError>>> = Vec::new();
-        for (k, planner) in planners.iter_mut().enumerate() {
+        let mut costs: Vec<Option<Result<u32, PlanError>>> = vec![None; planners.len()];
+        for k in turns(i, planners.len()) {
+            let planner = &mut planners[k];
             let mut query = *q;
             let is_astar = k == 2;
             if is_astar {
@@ -98,7 +100,6 @@ pub fn run(args: &Args) -> Result<(), String> {
             let stats = planner.last_stats();
             if is_astar && matches!(answer, Err(PlanError::BudgetExhausted { .. })) {
                 tallies[k].skipped += 1;
-                costs.push(None);
                 continue;
             }
             let t = &mut tallies[k];
@@ -115,7 +116,7 @@ pub fn run(args: &Args) -> Result<(), String> {
                     planner.name()
                 ));
             }
-            costs.push(Some(answer.map(|p| p.cost())));
+            costs[k] = Some(answer.map(|p| p.cost()));
         }
         let reference = costs[1].clone();
         for (k, c) in costs.iter().enumerate() {

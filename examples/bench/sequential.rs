@@ -11,6 +11,7 @@ use bevy_jpst::search::{
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::order::turns;
 use super::record::{QueryRecord, Run, SIPP, Study};
 use super::{files, report};
 use crate::Args;
@@ -43,13 +44,15 @@ pub fn run(args: &Args) -> Result<(), String> {
             agent,
             planned_before: planned,
             temporal_cells: grid.obstacles().touched_cells(),
-            runs: Vec::with_capacity(planners.len()),
+            runs: Vec::new(),
             cost: None,
             committed: false,
         };
-        let mut outcomes: Vec<Outcome> = Vec::with_capacity(planners.len());
+        let mut outcomes: Vec<Outcome> = vec![None; planners.len()];
+        record.runs = vec![None; planners.len()];
         let mut sipp_plan = None;
-        for (k, planner) in planners.iter_mut().enumerate() {
+        for k in turns(agent, planners.len()) {
+            let planner = &mut planners[k];
             let budget = (planner.name() == "astar").then_some(args.astar_budget);
             let (run, answer) = timed(planner.as_mut(), &grid, &query, budget);
             if let Ok(plan) = &answer
@@ -61,8 +64,8 @@ pub fn run(args: &Args) -> Result<(), String> {
                     planner.name()
                 ));
             }
-            record.runs.push(run);
-            outcomes.push(run.map(|_| answer.as_ref().map(Plan::cost).map_err(Clone::clone)));
+            record.runs[k] = run;
+            outcomes[k] = run.map(|_| answer.as_ref().map(Plan::cost).map_err(Clone::clone));
             if k == SIPP {
                 sipp_plan = answer.ok();
             }
@@ -122,7 +125,8 @@ pub fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// JPST, SIPP and (with `--astar`) time-expanded A*, in that order.
+/// JPST, SIPP and (with `--astar`) time-expanded A*, at these positions
+/// (they take turns going first, see [`turns`]).
 fn planners(args: &Args) -> Vec<Box<dyn Planner>> {
     let jpst = args.jpst();
     let mut planners: Vec<Box<dyn Planner>> =
