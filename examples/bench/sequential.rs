@@ -44,12 +44,11 @@ pub fn run(args: &Args) -> Result<(), String> {
             agent,
             planned_before: planned,
             temporal_cells: grid.obstacles().touched_cells(),
-            runs: Vec::new(),
+            runs: vec![None; planners.len()],
             cost: None,
             committed: false,
         };
         let mut outcomes: Vec<Outcome> = vec![None; planners.len()];
-        record.runs = vec![None; planners.len()];
         let mut sipp_plan = None;
         for k in turns(agent, planners.len()) {
             let planner = &mut planners[k];

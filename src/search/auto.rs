@@ -16,7 +16,7 @@ use super::plan::{Plan, SearchStats};
 use super::query::{Heuristic, Query};
 use super::{Jpst, Planner, Sipp};
 
-/// Above this share of walkable cells touched by temporal obstacles,
+/// From this share of walkable cells touched by temporal obstacles on,
 /// [`AutoPlanner`] answers with SIPP.
 pub const SIPP_FROM_SHARE: f64 = 0.20;
 
