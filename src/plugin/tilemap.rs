@@ -1,7 +1,7 @@
 //! Mirroring a `bevy_ecs_tilemap` map into the navigation grid.
 //!
 //! Mark the tilemap entity with [`NavTilemap`] and wall tiles with
-//! [`NavBlocker`](super::NavBlocker). The grid is created from the map's
+//! [`NavBlocker`]. The grid is created from the map's
 //! `TilemapSize` (cell `(x, y)` is `TilePos { x, y }`), the cell layout from
 //! its transform, grid size and anchor, and blocker tiles are mirrored
 //! incrementally. Only components are read: the rendering `TilemapPlugin` is

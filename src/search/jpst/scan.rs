@@ -29,13 +29,13 @@ pub(super) struct JumpPoint {
     /// Arrival tick.
     pub tick: Tick,
     /// Directions to continue in from there (wait successors are always
-    /// considered as well); all four for a full node entered sideways,
-    /// until [`dirs`](Self::dirs) narrows them.
-    pub dirs: DirSet,
+    /// considered as well); unused for a full node entered sideways. Read
+    /// through [`dirs`](Self::dirs).
+    dirs: DirSet,
     /// For a full node entered by a horizontal move, that move: its
-    /// directions are then narrowed by [`Scanner::full_node_dirs`] when it
-    /// is recorded, and only if the arrival improves the node.
-    pub sideways: Option<Dir>,
+    /// directions are then worked out by [`Scanner::full_node_dirs`] when
+    /// it is recorded, and only if the arrival improves the node.
+    sideways: Option<Dir>,
 }
 
 impl JumpPoint {
@@ -163,13 +163,12 @@ impl<'a> Scanner<'a> {
     /// each vertical side the agent could as well have turned to one cell
     /// earlier. From the cell behind at `t - 1`, stepping to its side at `t`
     /// and then along to the side of `(x, y)` at `t + 1` arrives just as
-    /// early, and the canonical
-    /// order puts vertical moves first. That needs the corner walkable and
-    /// free at `t` and neither move swapping with an obstacle; the side is
-    /// dropped when the flat per-cell bounds prove it (no activity at the
-    /// corner at `t - 1` or `t`, none leaving the side cell at `t`). Waits
-    /// into the side's later intervals are still generated (they are not
-    /// turns).
+    /// early, and the canonical order puts vertical moves first. That needs
+    /// the corner walkable and free at `t` and neither move swapping with an
+    /// obstacle; the side is dropped when the flat per-cell bounds prove it
+    /// (no activity at the corner at `t - 1` or `t`, none leaving the side
+    /// cell at `t`). Waits into the side's later intervals are still
+    /// generated (they are not turns).
     #[inline]
     pub(super) fn full_node_dirs(&self, x: u32, y: u32, t: Tick, dir: Dir) -> DirSet {
         let behind = match dir {
