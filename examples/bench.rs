@@ -77,6 +77,8 @@ struct Args {
     jump_limit: Option<u32>,
     /// JPST expands its wait successors at once (off by default).
     speculative_wait: bool,
+    /// JPST skips its first pass on the map without obstacles.
+    no_static_first: bool,
     /// Sequential: also run time-expanded A*.
     astar: bool,
     /// Sequential: prefix of the `.md`, `.csv` and `.svg` outputs.
@@ -85,10 +87,10 @@ struct Args {
 
 const USAGE: &str = "usage: bench [--mode batch] --map <file.map> --scen <file.scen> \
 [--obstacles N] [--queries M] [--park] [--heuristic manhattan|perfect] \
-[--astar-budget EXPANSIONS] [--jump-limit CELLS] [--speculative-wait]
+[--astar-budget EXPANSIONS] [--jump-limit CELLS] [--speculative-wait] [--no-static-first]
        bench --mode sequential --map <file.map> --scen <file.scen> [--agents N] [--park] \
 [--heuristic manhattan|perfect] [--astar] [--astar-budget EXPANSIONS] [--jump-limit CELLS] \
-[--speculative-wait] [--out PREFIX]";
+[--speculative-wait] [--no-static-first] [--out PREFIX]";
 
 /// Flags that only one mode understands.
 const BATCH_ONLY: [&str; 2] = ["--obstacles", "--queries"];
@@ -107,6 +109,7 @@ fn parse_args() -> Result<Args, String> {
         astar_budget: 2_000_000,
         jump_limit: None,
         speculative_wait: false,
+        no_static_first: false,
         astar: false,
         out: None,
     };
@@ -132,6 +135,7 @@ fn parse_args() -> Result<Args, String> {
             "--out" => args.out = Some(value()?.into()),
             "--park" => args.park = true,
             "--speculative-wait" => args.speculative_wait = true,
+            "--no-static-first" => args.no_static_first = true,
             "--astar" => args.astar = true,
             "--heuristic" => {
                 args.heuristic = match value()?.as_str() {
@@ -165,7 +169,9 @@ fn parse_args() -> Result<Args, String> {
 impl Args {
     /// The JPST planner these options ask for.
     fn jpst(&self) -> Jpst {
-        let mut jpst = Jpst::new(self.heuristic).with_speculative_wait(self.speculative_wait);
+        let mut jpst = Jpst::new(self.heuristic)
+            .with_speculative_wait(self.speculative_wait)
+            .with_static_first(!self.no_static_first);
         if let Some(limit) = self.jump_limit {
             jpst = jpst.with_jump_limit(limit);
         }

@@ -99,6 +99,21 @@ impl NavGrid {
         Arc::make_mut(&mut self.obstacles)
     }
 
+    /// The same walls (shared, not copied) with `obstacles` instead of this
+    /// grid's, which must be of the same size.
+    pub(crate) fn with_obstacles(&self, obstacles: Arc<TemporalMap>) -> NavGrid {
+        debug_assert_eq!(
+            (obstacles.width(), obstacles.height()),
+            (self.width(), self.height())
+        );
+        Self {
+            walls: Arc::clone(&self.walls),
+            obstacles,
+            max_blocks_per_cell: self.max_blocks_per_cell,
+            stamp: new_stamp(),
+        }
+    }
+
     /// Width in cells.
     pub fn width(&self) -> u32 {
         self.walls.width()

@@ -45,6 +45,7 @@ pub fn all_planners() -> Vec<Box<dyn Planner>> {
         Box::new(Jpst::new(Heuristic::Perfect2D)),
         Box::new(Jpst::new(Heuristic::Manhattan).with_speculative_wait(true)),
         Box::new(Jpst::new(Heuristic::Manhattan).with_jump_limit(5)),
+        Box::new(Jpst::new(Heuristic::Manhattan).with_static_first(false)),
     ]
 }
 

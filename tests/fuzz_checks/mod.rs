@@ -256,6 +256,10 @@ pub fn planners(jump_limit: u32) -> Vec<(String, Box<dyn Planner>)> {
             format!("jpst/{h:?}/speculative-wait"),
             Box::new(Jpst::new(h).with_speculative_wait(true)),
         ));
+        all.push((
+            format!("jpst/{h:?}/no-static-first"),
+            Box::new(Jpst::new(h).with_static_first(false)),
+        ));
     }
     all
 }

@@ -13,6 +13,7 @@
 //! neighbour opens.
 
 mod scan;
+mod static_first;
 
 use crate::grid::{DirSet, NavGrid, Tick};
 
@@ -26,6 +27,7 @@ use super::plan::{Plan, SearchStats};
 use super::query::{Heuristic, Query};
 use super::step::step_into;
 use scan::{JumpPoint, Scanner};
+use static_first::{StaticFirst, holds_among_obstacles};
 
 /// The default jump limit: effectively none.
 pub const NO_JUMP_LIMIT: u32 = u32::MAX;
@@ -35,6 +37,9 @@ pub const NO_JUMP_LIMIT: u32 = u32::MAX;
 pub struct Jpst {
     runner: QueryRunner,
     search: JpstSearch,
+    /// Try the path on the bare map first (see [`Jpst::with_static_first`]).
+    static_first: bool,
+    first: StaticFirst,
 }
 
 /// The settings and reusable buffers of one JPST search.
@@ -65,6 +70,8 @@ impl Jpst {
                 speculative_wait: false,
                 ..JpstSearch::default()
             },
+            static_first: true,
+            first: StaticFirst::default(),
         }
     }
 
@@ -87,6 +94,18 @@ impl Jpst {
         self.search.speculative_wait = on;
         self
     }
+
+    /// Look for a path on the map without its moving obstacles first (on
+    /// by default). Never changes the cost found.
+    ///
+    /// No obstacle can make a path shorter, so if the path found on the
+    /// bare map meets no obstacle it is optimal, and jump point search
+    /// finds it much faster than a temporal search would. Where it does
+    /// meet one, that first pass was wasted.
+    pub fn with_static_first(mut self, on: bool) -> Self {
+        self.static_first = on;
+        self
+    }
 }
 
 impl Planner for Jpst {
@@ -99,9 +118,38 @@ impl Planner for Jpst {
     }
 
     fn plan(&mut self, grid: &NavGrid, query: &Query) -> Result<Plan, PlanError> {
-        let search = &mut self.search;
-        self.runner
-            .run(grid, query, |p, stats| search.run(grid, query, p, stats))
+        let (search, first) = (&mut self.search, &mut self.first);
+        // Without obstacles the temporal search is the bare one.
+        let enabled = self.static_first && grid.obstacles().touched_cells() > 0;
+        self.runner.run(grid, query, |p, stats| {
+            // The pass counts its own expansions, against its own budget:
+            // the temporal search after it still gets the whole budget.
+            let mut pass = SearchStats::default();
+            if enabled && first.odds.worth_trying() {
+                let bare = first.bare_map(grid);
+                let result = search.run(&bare, query, p, 0, &mut pass);
+                let held = match &result {
+                    Ok(plan) => holds_among_obstacles(plan, grid, query.start_tick, p.goal_ready),
+                    Err(PlanError::BudgetExhausted { .. }) => false,
+                    // No obstacle makes the goal reachable or an arrival
+                    // within the horizon: the answer is the same.
+                    Err(_) => true,
+                };
+                first.odds.passed(held, pass.expanded);
+                if held {
+                    stats.expanded = pass.expanded;
+                    stats.generated = pass.generated;
+                    return result;
+                }
+            }
+            let result = search.run(grid, query, p, p.goal_ready, stats);
+            if enabled {
+                first.odds.searched(stats.expanded);
+            }
+            stats.expanded += pass.expanded;
+            stats.generated += pass.generated;
+            result
+        })
     }
 }
 
@@ -111,8 +159,10 @@ impl JpstSearch {
         grid: &NavGrid,
         query: &Query,
         p: &Prepared,
+        goal_ready: Tick,
         stats: &mut SearchStats,
     ) -> Result<Plan, PlanError> {
+        let is_goal = |cell: u32, g: Tick| cell as usize == p.goal && g >= goal_ready;
         let walls = grid.walls();
         let obstacles = grid.obstacles();
         let width = walls.width() as usize;
@@ -143,7 +193,7 @@ impl JpstSearch {
                 continue;
             }
             p.beyond_horizon(entry.f)?;
-            if p.is_goal(node.cell as usize, node.g) {
+            if is_goal(node.cell, node.g) {
                 return Ok(self.nodes.plan_to(id, width));
             }
             if query.budget.is_some_and(|b| stats.expanded >= b) {
@@ -157,7 +207,7 @@ impl JpstSearch {
             // query (the goal test happens when a node leaves the queue).
             while let Some(w) = self.waits.pop() {
                 let n = self.nodes.nodes[w as usize];
-                if is_done(&n) || p.is_goal(n.cell as usize, n.g) {
+                if is_done(&n) || is_goal(n.cell, n.g) {
                     continue;
                 }
                 self.expand(w, &scanner, p, stats);

@@ -1,0 +1,216 @@
+//! The static first pass: where moving obstacles rarely matter, the best
+//! path on the bare map is often free of them, and then it is optimal.
+//!
+//! No obstacle can make a path shorter, so the length of a shortest path on
+//! the walls alone is a lower bound on every arrival. JPST on the map
+//! without obstacles is plain jump point search, which sweeps open areas
+//! at a fraction of the cost of a temporal search. If the path it finds
+//! meets no obstacle (no vertex or swap conflict, and the goal is usable
+//! at the arrival), it reaches that bound and is returned as is; otherwise
+//! the temporal search runs as usual.
+//!
+//! Where units are dense the bare path nearly always meets one, so the
+//! pass is tried only while it pays on average (see [`Odds`]).
+
+use std::sync::Arc;
+
+use crate::grid::{NavGrid, TemporalMap, Tick};
+
+use super::super::plan::{Plan, materialise};
+
+/// The state of the first pass, kept between queries: an empty obstacle
+/// map and the odds that trying the pass pays.
+#[derive(Debug, Default)]
+pub(super) struct StaticFirst {
+    empty: Option<Arc<TemporalMap>>,
+    /// Running averages deciding whether to try the pass.
+    pub odds: Odds,
+}
+
+impl StaticFirst {
+    /// `grid`'s walls without its obstacles. The walls are shared and the
+    /// empty obstacle map is kept while the size stays the same, so this
+    /// costs a few reference counts.
+    pub(super) fn bare_map(&mut self, grid: &NavGrid) -> NavGrid {
+        let size = (grid.width(), grid.height());
+        let empty = match &self.empty {
+            Some(map) if (map.width(), map.height()) == size => map,
+            _ => self
+                .empty
+                .insert(Arc::new(TemporalMap::new(size.0, size.1))),
+        };
+        grid.with_obstacles(Arc::clone(empty))
+    }
+}
+
+/// Weight of the newest query in the running averages.
+const WEIGHT: f32 = 1.0 / 8.0;
+
+/// While the pass does not pay, it is still tried once in this many
+/// queries, so the odds follow a world that thins out again.
+const PROBE_EVERY: u32 = 16;
+
+/// Whether the first pass pays: it is tried while the share of passes
+/// whose path held, times the expansions of a temporal search, outweighs
+/// the expansions of a pass. Expansions, not clock time, keep the choice
+/// the same from run to run.
+#[derive(Debug)]
+pub(super) struct Odds {
+    held: f32,
+    pass_cost: f32,
+    search_cost: f32,
+    skipped: u32,
+}
+
+impl Default for Odds {
+    /// Even odds: the first queries try the pass.
+    fn default() -> Self {
+        Self {
+            held: 0.5,
+            pass_cost: 0.0,
+            search_cost: 0.0,
+            skipped: 0,
+        }
+    }
+}
+
+impl Odds {
+    /// True if this query should try the pass.
+    pub(super) fn worth_trying(&mut self) -> bool {
+        if self.held * self.search_cost >= self.pass_cost || self.skipped + 1 >= PROBE_EVERY {
+            self.skipped = 0;
+            true
+        } else {
+            self.skipped += 1;
+            false
+        }
+    }
+
+    /// Records a pass that took `expanded` expansions and whose path held
+    /// or not.
+    pub(super) fn passed(&mut self, held: bool, expanded: u64) {
+        self.held += WEIGHT * (f32::from(u8::from(held)) - self.held);
+        self.pass_cost += WEIGHT * (expanded as f32 - self.pass_cost);
+    }
+
+    /// Records a temporal search that took `expanded` expansions.
+    pub(super) fn searched(&mut self, expanded: u64) {
+        self.search_cost += WEIGHT * (expanded as f32 - self.search_cost);
+    }
+}
+
+/// True if `plan`, found on the bare map from `start_tick`, is also a
+/// valid path among the obstacles of `grid`, arriving no earlier than
+/// `goal_ready`.
+pub(super) fn holds_among_obstacles(
+    plan: &Plan,
+    grid: &NavGrid,
+    start_tick: Tick,
+    goal_ready: Tick,
+) -> bool {
+    if plan.arrival() < goal_ready {
+        return false;
+    }
+    let cells = materialise(&plan.waypoints);
+    cells.windows(2).enumerate().all(|(k, pair)| {
+        start_tick
+            .checked_add(k as Tick)
+            .is_some_and(|tick| grid.can_step(pair[0], pair[1], tick))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Cell, StaticGrid};
+    use crate::search::{Jpst, Planner, Query, Waypoint};
+
+    fn open_grid() -> NavGrid {
+        NavGrid::new(StaticGrid::open(12, 6).expect("map"))
+    }
+
+    fn straight_plan(to: u32) -> Plan {
+        let waypoint = |x: u32, tick| Waypoint {
+            cell: Cell::new(x, 2),
+            tick,
+        };
+        Plan {
+            waypoints: vec![waypoint(0, 0), waypoint(to, to)],
+            stats: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_bare_path_holds_only_clear_of_obstacles_and_once_the_goal_is_ready() {
+        let mut grid = open_grid();
+        let plan = straight_plan(8);
+        assert!(holds_among_obstacles(&plan, &grid, 0, 0));
+        assert!(!holds_among_obstacles(&plan, &grid, 0, 9));
+        // A block on the path after the agent has gone by is harmless...
+        grid.add_block(Cell::new(4, 2), 5, Some(7)).expect("block");
+        assert!(holds_among_obstacles(&plan, &grid, 0, 0));
+        // ...but not the same path started a tick later.
+        assert!(!holds_among_obstacles(&plan, &grid, 1, 0));
+    }
+
+    #[test]
+    fn the_bare_map_keeps_the_walls_and_drops_the_obstacles() {
+        let mut grid = open_grid();
+        grid.walls_mut()
+            .set_passable(Cell::new(3, 3), false)
+            .expect("on the map");
+        grid.add_block(Cell::new(5, 2), 0, None).expect("block");
+        let mut first = StaticFirst::default();
+        let bare = first.bare_map(&grid);
+        assert!(!bare.walls().is_passable(Cell::new(3, 3)));
+        assert!(bare.is_free(Cell::new(5, 2), 10));
+        assert_eq!(bare.obstacles().touched_cells(), 0);
+        // The empty map is reused at the same size and remade at another.
+        let again = first.bare_map(&grid);
+        assert!(std::ptr::eq(bare.obstacles(), again.obstacles()));
+        let wider = NavGrid::new(StaticGrid::open(20, 6).expect("map"));
+        assert_eq!(first.bare_map(&wider).width(), 20);
+    }
+
+    #[test]
+    fn the_pass_stops_being_tried_when_it_never_holds_but_is_still_probed() {
+        let mut odds = Odds::default();
+        assert!(odds.worth_trying());
+        for _ in 0..64 {
+            odds.passed(false, 100);
+            odds.searched(400);
+        }
+        let tried = (0..4 * PROBE_EVERY).filter(|_| odds.worth_trying()).count();
+        assert_eq!(tried, 4);
+        for _ in 0..64 {
+            odds.passed(true, 100);
+        }
+        assert!((0..4).all(|_| odds.worth_trying()));
+    }
+
+    #[test]
+    fn jpst_answers_from_the_bare_map_when_its_path_is_clear() {
+        let mut grid = open_grid();
+        // An obstacle far from the way, and one crossing it too late.
+        grid.add_block(Cell::new(11, 5), 0, Some(3)).expect("block");
+        grid.add_block(Cell::new(6, 0), 20, Some(30))
+            .expect("block");
+        let query = Query::new(Cell::new(0, 0), Cell::new(11, 0));
+        let mut with = Jpst::default();
+        let mut without = Jpst::default().with_static_first(false);
+        let fast = with.plan(&grid, &query).expect("path");
+        let slow = without.plan(&grid, &query).expect("path");
+        assert_eq!(fast.arrival(), 11);
+        assert_eq!(slow.arrival(), 11);
+        let bare = Jpst::default().plan(&open_grid(), &query).expect("path");
+        assert_eq!(fast.waypoints, bare.waypoints);
+        assert!(fast.stats.expanded < slow.stats.expanded);
+        // Now the obstacle sits on the bare path when the agent gets there:
+        // the temporal search takes over and still finds the optimum.
+        grid.add_block(Cell::new(6, 0), 5, Some(7)).expect("block");
+        let fast = with.plan(&grid, &query).expect("path");
+        let slow = without.plan(&grid, &query).expect("path");
+        assert_eq!(fast.arrival(), slow.arrival());
+        assert!(fast.arrival() > 11);
+    }
+}
