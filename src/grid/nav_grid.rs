@@ -1,7 +1,7 @@
 //! The planning world: static walls plus temporal obstacles.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use super::cell::{Cell, Dir, FOREVER, Tick};
 use super::error::GridError;
@@ -40,6 +40,10 @@ pub struct NavGrid {
     obstacles: Arc<TemporalMap>,
     max_blocks_per_cell: usize,
     stamp: u64,
+    /// An obstacle map of the same size with nothing in it, made the first
+    /// time [`without_obstacles`](Self::without_obstacles) is asked and
+    /// shared by every clone.
+    bare: Arc<OnceLock<Arc<TemporalMap>>>,
 }
 
 /// Source of [`NavGrid::stamp`]s, unique within the process.
@@ -61,6 +65,7 @@ impl NavGrid {
             obstacles: Arc::new(obstacles),
             max_blocks_per_cell: DEFAULT_MAX_BLOCKS_PER_CELL,
             stamp: new_stamp(),
+            bare: Arc::default(),
         }
     }
 
@@ -99,18 +104,19 @@ impl NavGrid {
         Arc::make_mut(&mut self.obstacles)
     }
 
-    /// The same walls (shared, not copied) with `obstacles` instead of this
-    /// grid's, which must be of the same size.
-    pub(crate) fn with_obstacles(&self, obstacles: Arc<TemporalMap>) -> NavGrid {
-        debug_assert_eq!(
-            (obstacles.width(), obstacles.height()),
-            (self.width(), self.height())
-        );
+    /// The same walls (shared, not copied) with no temporal obstacle. The
+    /// empty obstacle map is made once and shared by this grid's clones,
+    /// so after the first call this costs a few reference counts.
+    pub(crate) fn without_obstacles(&self) -> NavGrid {
+        let empty = self
+            .bare
+            .get_or_init(|| Arc::new(TemporalMap::new(self.width(), self.height())));
         Self {
             walls: Arc::clone(&self.walls),
-            obstacles,
+            obstacles: Arc::clone(empty),
             max_blocks_per_cell: self.max_blocks_per_cell,
             stamp: new_stamp(),
+            bare: Arc::clone(&self.bare),
         }
     }
 

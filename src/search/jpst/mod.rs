@@ -27,7 +27,7 @@ use super::plan::{Plan, SearchStats};
 use super::query::{Heuristic, Query};
 use super::step::step_into;
 use scan::{JumpPoint, Scanner};
-use static_first::{StaticFirst, holds_among_obstacles};
+use static_first::{Odds, holds_among_obstacles};
 
 /// The default jump limit: effectively none.
 pub const NO_JUMP_LIMIT: u32 = u32::MAX;
@@ -39,7 +39,8 @@ pub struct Jpst {
     search: JpstSearch,
     /// Try the path on the bare map first (see [`Jpst::with_static_first`]).
     static_first: bool,
-    first: StaticFirst,
+    /// Whether the first pass has been paying lately.
+    odds: Odds,
 }
 
 /// The settings and reusable buffers of one JPST search.
@@ -71,7 +72,7 @@ impl Jpst {
                 ..JpstSearch::default()
             },
             static_first: true,
-            first: StaticFirst::default(),
+            odds: Odds::default(),
         }
     }
 
@@ -101,7 +102,10 @@ impl Jpst {
     /// No obstacle can make a path shorter, so if the path found on the
     /// bare map meets no obstacle it is optimal, and jump point search
     /// finds it much faster than a temporal search would. Where it does
-    /// meet one, that first pass was wasted.
+    /// meet one, that first pass was wasted, so the planner stops trying
+    /// it while it does not pay (it still probes once in 16 queries).
+    /// Maps of more than 2^22 cells skip it: the empty obstacle map it
+    /// searches, made once per grid, would take about 30 bytes per cell.
     pub fn with_static_first(mut self, on: bool) -> Self {
         self.static_first = on;
         self
@@ -118,15 +122,17 @@ impl Planner for Jpst {
     }
 
     fn plan(&mut self, grid: &NavGrid, query: &Query) -> Result<Plan, PlanError> {
-        let (search, first) = (&mut self.search, &mut self.first);
+        let (search, odds) = (&mut self.search, &mut self.odds);
         // Without obstacles the temporal search is the bare one.
-        let enabled = self.static_first && grid.obstacles().touched_cells() > 0;
+        let enabled = self.static_first
+            && grid.obstacles().touched_cells() > 0
+            && grid.walls().cell_count() <= static_first::MAX_CELLS;
         self.runner.run(grid, query, |p, stats| {
             // The pass counts its own expansions, against its own budget:
             // the temporal search after it still gets the whole budget.
             let mut pass = SearchStats::default();
-            if enabled && first.odds.worth_trying() {
-                let bare = first.bare_map(grid);
+            if enabled && odds.worth_trying() {
+                let bare = grid.without_obstacles();
                 let result = search.run(&bare, query, p, 0, &mut pass);
                 let held = match &result {
                     Ok(plan) => holds_among_obstacles(plan, grid, query.start_tick, p.goal_ready),
@@ -135,7 +141,7 @@ impl Planner for Jpst {
                     // within the horizon: the answer is the same.
                     Err(_) => true,
                 };
-                first.odds.passed(held, pass.expanded);
+                odds.passed(held, pass.expanded);
                 if held {
                     stats.expanded = pass.expanded;
                     stats.generated = pass.generated;
@@ -144,7 +150,7 @@ impl Planner for Jpst {
             }
             let result = search.run(grid, query, p, p.goal_ready, stats);
             if enabled {
-                first.odds.searched(stats.expanded);
+                odds.searched(stats.expanded);
             }
             stats.expanded += pass.expanded;
             stats.generated += pass.generated;

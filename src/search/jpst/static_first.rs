@@ -12,36 +12,13 @@
 //! Where units are dense the bare path nearly always meets one, so the
 //! pass is tried only while it pays on average (see [`Odds`]).
 
-use std::sync::Arc;
-
-use crate::grid::{NavGrid, TemporalMap, Tick};
+use crate::grid::{NavGrid, Tick};
 
 use super::super::plan::{Plan, materialise};
 
-/// The state of the first pass, kept between queries: an empty obstacle
-/// map and the odds that trying the pass pays.
-#[derive(Debug, Default)]
-pub(super) struct StaticFirst {
-    empty: Option<Arc<TemporalMap>>,
-    /// Running averages deciding whether to try the pass.
-    pub odds: Odds,
-}
-
-impl StaticFirst {
-    /// `grid`'s walls without its obstacles. The walls are shared and the
-    /// empty obstacle map is kept while the size stays the same, so this
-    /// costs a few reference counts.
-    pub(super) fn bare_map(&mut self, grid: &NavGrid) -> NavGrid {
-        let size = (grid.width(), grid.height());
-        let empty = match &self.empty {
-            Some(map) if (map.width(), map.height()) == size => map,
-            _ => self
-                .empty
-                .insert(Arc::new(TemporalMap::new(size.0, size.1))),
-        };
-        grid.with_obstacles(Arc::clone(empty))
-    }
-}
+/// Maps larger than this many cells skip the pass: its empty obstacle map
+/// would add about 30 bytes per cell (120 MiB at this size).
+pub(super) const MAX_CELLS: usize = 1 << 22;
 
 /// Weight of the newest query in the running averages.
 const WEIGHT: f32 = 1.0 / 8.0;
@@ -54,7 +31,7 @@ const PROBE_EVERY: u32 = 16;
 /// whose path held, times the expansions of a temporal search, outweighs
 /// the expansions of a pass. Expansions, not clock time, keep the choice
 /// the same from run to run.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Odds {
     held: f32,
     pass_cost: f32,
@@ -160,16 +137,13 @@ mod tests {
             .set_passable(Cell::new(3, 3), false)
             .expect("on the map");
         grid.add_block(Cell::new(5, 2), 0, None).expect("block");
-        let mut first = StaticFirst::default();
-        let bare = first.bare_map(&grid);
+        let bare = grid.without_obstacles();
         assert!(!bare.walls().is_passable(Cell::new(3, 3)));
         assert!(bare.is_free(Cell::new(5, 2), 10));
         assert_eq!(bare.obstacles().touched_cells(), 0);
-        // The empty map is reused at the same size and remade at another.
-        let again = first.bare_map(&grid);
+        // The empty map is made once, and shared with clones.
+        let again = grid.clone().without_obstacles();
         assert!(std::ptr::eq(bare.obstacles(), again.obstacles()));
-        let wider = NavGrid::new(StaticGrid::open(20, 6).expect("map"));
-        assert_eq!(first.bare_map(&wider).width(), 20);
     }
 
     #[test]
