@@ -26,8 +26,9 @@ use super::open::OpenList;
 use super::plan::{Plan, SearchStats};
 use super::query::{Heuristic, Query};
 use super::step::step_into;
+use super::validate::validate_path;
 use scan::{JumpPoint, Scanner};
-use static_first::{Odds, holds_among_obstacles};
+use static_first::Odds;
 
 /// The default jump limit: effectively none.
 pub const NO_JUMP_LIMIT: u32 = u32::MAX;
@@ -135,7 +136,8 @@ impl Planner for Jpst {
                 let bare = grid.without_obstacles();
                 let result = search.run(&bare, query, p, 0, &mut pass);
                 let held = match &result {
-                    Ok(plan) => holds_among_obstacles(plan, grid, query.start_tick, p.goal_ready),
+                    // Free of vertex and swap conflicts, goal kept.
+                    Ok(plan) => validate_path(grid, query, &plan.cells(), plan.cost()).is_ok(),
                     Err(PlanError::BudgetExhausted { .. }) => false,
                     // No obstacle makes the goal reachable or an arrival
                     // within the horizon: the answer is the same.

@@ -12,10 +12,6 @@
 //! Where units are dense the bare path nearly always meets one, so the
 //! pass is tried only while it pays on average (see [`Odds`]).
 
-use crate::grid::{NavGrid, Tick};
-
-use super::super::plan::{Plan, materialise};
-
 /// Maps larger than this many cells skip the pass: its empty obstacle map
 /// would add about 30 bytes per cell (120 MiB at this size).
 pub(super) const MAX_CELLS: usize = 1 << 22;
@@ -76,58 +72,14 @@ impl Odds {
     }
 }
 
-/// True if `plan`, found on the bare map from `start_tick`, is also a
-/// valid path among the obstacles of `grid`, arriving no earlier than
-/// `goal_ready`.
-pub(super) fn holds_among_obstacles(
-    plan: &Plan,
-    grid: &NavGrid,
-    start_tick: Tick,
-    goal_ready: Tick,
-) -> bool {
-    if plan.arrival() < goal_ready {
-        return false;
-    }
-    let cells = materialise(&plan.waypoints);
-    cells.windows(2).enumerate().all(|(k, pair)| {
-        start_tick
-            .checked_add(k as Tick)
-            .is_some_and(|tick| grid.can_step(pair[0], pair[1], tick))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::{Cell, StaticGrid};
-    use crate::search::{Jpst, Planner, Query, Waypoint};
+    use crate::grid::{Cell, NavGrid, StaticGrid};
+    use crate::search::{Jpst, Planner, Query};
 
     fn open_grid() -> NavGrid {
         NavGrid::new(StaticGrid::open(12, 6).expect("map"))
-    }
-
-    fn straight_plan(to: u32) -> Plan {
-        let waypoint = |x: u32, tick| Waypoint {
-            cell: Cell::new(x, 2),
-            tick,
-        };
-        Plan {
-            waypoints: vec![waypoint(0, 0), waypoint(to, to)],
-            stats: Default::default(),
-        }
-    }
-
-    #[test]
-    fn a_bare_path_holds_only_clear_of_obstacles_and_once_the_goal_is_ready() {
-        let mut grid = open_grid();
-        let plan = straight_plan(8);
-        assert!(holds_among_obstacles(&plan, &grid, 0, 0));
-        assert!(!holds_among_obstacles(&plan, &grid, 0, 9));
-        // A block on the path after the agent has gone by is harmless...
-        grid.add_block(Cell::new(4, 2), 5, Some(7)).expect("block");
-        assert!(holds_among_obstacles(&plan, &grid, 0, 0));
-        // ...but not the same path started a tick later.
-        assert!(!holds_among_obstacles(&plan, &grid, 1, 0));
     }
 
     #[test]
