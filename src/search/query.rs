@@ -36,7 +36,9 @@ pub struct Query {
     pub start_tick: Tick,
     /// When reaching the goal counts.
     pub policy: GoalPolicy,
-    /// Give up after this many node expansions (`None`: no limit).
+    /// Give up after this many node expansions (`None`: no limit). JPST's
+    /// first pass on the map without moving obstacles gets a budget of its
+    /// own (see [`Jpst::with_static_first`](super::Jpst::with_static_first)).
     pub budget: Option<u64>,
     /// Give up on paths arriving more than this many ticks after
     /// `start_tick` (`None`: no limit).

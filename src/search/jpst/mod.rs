@@ -104,9 +104,16 @@ impl Jpst {
     /// bare map meets no obstacle it is optimal, and jump point search
     /// finds it much faster than a temporal search would. Where it does
     /// meet one, that first pass was wasted, so the planner stops trying
-    /// it while it does not pay (it still probes once in 16 queries).
-    /// Maps of more than 2^22 cells skip it: the empty obstacle map it
-    /// searches, made once per grid, would take about 30 bytes per cell.
+    /// it while it does not pay (it still probes once in 16 queries), so
+    /// which queries try it depends on those before. Maps of more than
+    /// 2^22 cells skip it: the empty obstacle map it searches, made once
+    /// per grid, would take about 30 bytes per cell.
+    ///
+    /// With [`Query::budget`] the pass has a budget of its own, equal to
+    /// the query's: a query may expand up to twice its budget in all
+    /// (`BudgetExhausted` reports both passes), never fails where the
+    /// temporal search alone would have succeeded, and may succeed where
+    /// that search alone would have run out.
     pub fn with_static_first(mut self, on: bool) -> Self {
         self.static_first = on;
         self
@@ -131,23 +138,20 @@ impl Planner for Jpst {
         self.runner.run(grid, query, |p, stats| {
             // The pass counts its own expansions, against its own budget:
             // the temporal search after it still gets the whole budget.
+            // It only ever answers with a path; errors come from the
+            // temporal search, as without it.
             let mut pass = SearchStats::default();
             if enabled && odds.worth_trying() {
                 let bare = grid.without_obstacles();
-                let result = search.run(&bare, query, p, 0, &mut pass);
-                let held = match &result {
-                    // Free of vertex and swap conflicts, goal kept.
-                    Ok(plan) => validate_path(grid, query, &plan.cells(), plan.cost()).is_ok(),
-                    Err(PlanError::BudgetExhausted { .. }) => false,
-                    // No obstacle makes the goal reachable or an arrival
-                    // within the horizon: the answer is the same.
-                    Err(_) => true,
-                };
-                odds.passed(held, pass.expanded);
-                if held {
+                let found = search.run(&bare, query, p, 0, &mut pass).ok();
+                // Free of vertex and swap conflicts, goal kept.
+                let held = found
+                    .filter(|plan| validate_path(grid, query, &plan.cells(), plan.cost()).is_ok());
+                odds.passed(held.is_some(), pass.expanded);
+                if let Some(plan) = held {
                     stats.expanded = pass.expanded;
                     stats.generated = pass.generated;
-                    return result;
+                    return Ok(plan);
                 }
             }
             let result = search.run(grid, query, p, p.goal_ready, stats);
@@ -156,7 +160,12 @@ impl Planner for Jpst {
             }
             stats.expanded += pass.expanded;
             stats.generated += pass.generated;
-            result
+            result.map_err(|e| match e {
+                PlanError::BudgetExhausted { .. } => PlanError::BudgetExhausted {
+                    expanded: stats.expanded,
+                },
+                e => e,
+            })
         })
     }
 }

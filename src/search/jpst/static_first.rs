@@ -50,7 +50,9 @@ impl Default for Odds {
 impl Odds {
     /// True if this query should try the pass.
     pub(super) fn worth_trying(&mut self) -> bool {
-        if self.held * self.search_cost >= self.pass_cost || self.skipped + 1 >= PROBE_EVERY {
+        // Until a temporal search has been seen, its cost is unknown: try.
+        let pays = self.search_cost == 0.0 || self.held * self.search_cost >= self.pass_cost;
+        if pays || self.skipped + 1 >= PROBE_EVERY {
             self.skipped = 0;
             true
         } else {
@@ -75,8 +77,8 @@ impl Odds {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::{Cell, NavGrid, StaticGrid};
-    use crate::search::{Jpst, Planner, Query};
+    use crate::grid::{Cell, NavGrid, StaticGrid, TemporalMap};
+    use crate::search::{Jpst, PlanError, Planner, Query};
 
     fn open_grid() -> NavGrid {
         NavGrid::new(StaticGrid::open(12, 6).expect("map"))
@@ -96,11 +98,24 @@ mod tests {
         // The empty map is made once, and shared with clones.
         let again = grid.clone().without_obstacles();
         assert!(std::ptr::eq(bare.obstacles(), again.obstacles()));
+        // A grid given walls and obstacles of another size gets a new one.
+        *grid.walls_mut() = StaticGrid::open(30, 20).expect("map");
+        *grid.obstacles_mut() = TemporalMap::new(30, 20);
+        grid.add_block(Cell::new(25, 15), 0, Some(4))
+            .expect("block");
+        let resized = grid.without_obstacles();
+        assert_eq!(resized.obstacles().width(), 30);
+        let query = Query::new(Cell::new(0, 0), Cell::new(29, 19));
+        let plan = Jpst::default().plan(&grid, &query).expect("path");
+        assert_eq!(plan.arrival(), 48);
     }
 
     #[test]
     fn the_pass_stops_being_tried_when_it_never_holds_but_is_still_probed() {
         let mut odds = Odds::default();
+        assert!(odds.worth_trying());
+        // A pass that held says nothing of what a search costs: try again.
+        odds.passed(true, 100);
         assert!(odds.worth_trying());
         for _ in 0..64 {
             odds.passed(false, 100);
@@ -138,5 +153,22 @@ mod tests {
         let slow = without.plan(&grid, &query).expect("path");
         assert_eq!(fast.arrival(), slow.arrival());
         assert!(fast.arrival() > 11);
+    }
+
+    #[test]
+    fn a_budget_run_out_counts_both_passes() {
+        let mut grid = open_grid();
+        // A wall of blocks across the map for ticks 0-30: the bare path
+        // meets it, and the temporal search runs out of budget waiting.
+        for y in 0..6 {
+            grid.add_block(Cell::new(6, y), 0, Some(31)).expect("block");
+        }
+        let query = Query::new(Cell::new(0, 2), Cell::new(11, 2)).with_budget(3);
+        let mut jpst = Jpst::default();
+        let Err(PlanError::BudgetExhausted { expanded }) = jpst.plan(&grid, &query) else {
+            panic!("the budget should run out");
+        };
+        assert_eq!(expanded, jpst.last_stats().expanded);
+        assert!(expanded > 3, "the pass and the search count together");
     }
 }
