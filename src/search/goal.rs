@@ -84,7 +84,15 @@ impl Prepared {
     /// True if standing on dense cell `cell` at `tick` completes the query.
     #[inline]
     pub(crate) fn is_goal(&self, cell: usize, tick: Tick) -> bool {
-        cell == self.goal && tick >= self.goal_ready
+        self.is_goal_from(cell, tick, self.goal_ready)
+    }
+
+    /// [`is_goal`](Self::is_goal) with arrivals counting from tick `ready`
+    /// instead of [`goal_ready`](Self::goal_ready) (JPST's pass on the map
+    /// without obstacles, where the goal is never held).
+    #[inline]
+    pub(crate) fn is_goal_from(&self, cell: usize, tick: Tick, ready: Tick) -> bool {
+        cell == self.goal && tick >= ready
     }
 }
 

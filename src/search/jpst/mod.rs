@@ -179,7 +179,6 @@ impl JpstSearch {
         goal_ready: Tick,
         stats: &mut SearchStats,
     ) -> Result<Plan, PlanError> {
-        let is_goal = |cell: u32, g: Tick| cell as usize == p.goal && g >= goal_ready;
         let walls = grid.walls();
         let obstacles = grid.obstacles();
         let width = walls.width() as usize;
@@ -210,7 +209,7 @@ impl JpstSearch {
                 continue;
             }
             p.beyond_horizon(entry.f)?;
-            if is_goal(node.cell, node.g) {
+            if p.is_goal_from(node.cell as usize, node.g, goal_ready) {
                 return Ok(self.nodes.plan_to(id, width));
             }
             if query.budget.is_some_and(|b| stats.expanded >= b) {
@@ -224,7 +223,7 @@ impl JpstSearch {
             // query (the goal test happens when a node leaves the queue).
             while let Some(w) = self.waits.pop() {
                 let n = self.nodes.nodes[w as usize];
-                if is_done(&n) || is_goal(n.cell, n.g) {
+                if is_done(&n) || p.is_goal_from(n.cell as usize, n.g, goal_ready) {
                     continue;
                 }
                 self.expand(w, &scanner, p, stats);

@@ -27,7 +27,7 @@ const PROBE_EVERY: u32 = 16;
 /// whose path held, times the expansions of a temporal search, outweighs
 /// the expansions of a pass. Expansions, not clock time, keep the choice
 /// the same from run to run.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(super) struct Odds {
     held: f32,
     pass_cost: f32,
