@@ -12,6 +12,7 @@
 //! again (`scan.rs`). Waits only ever happen at full nodes, just before a
 //! neighbour opens.
 
+mod reroute;
 mod scan;
 mod static_first;
 
@@ -144,9 +145,17 @@ impl Planner for Jpst {
             if enabled && odds.worth_trying() {
                 let bare = grid.without_obstacles();
                 let found = search.run(&bare, query, p, 0, &mut pass).ok();
-                // Free of vertex and swap conflicts, goal kept.
-                let held = found
-                    .filter(|plan| validate_path(grid, query, &plan.cells(), plan.cost()).is_ok());
+                // Free of vertex and swap conflicts, goal kept; or made so
+                // by detours of the same length.
+                let held = found.and_then(|plan| {
+                    let cells = plan.cells();
+                    if validate_path(grid, query, &cells, plan.cost()).is_ok() {
+                        return Some(plan);
+                    }
+                    let cells = reroute::reroute(grid, query, &cells)?;
+                    validate_path(grid, query, &cells, plan.cost()).ok()?;
+                    Some(reroute::plan_of(&cells, query.start_tick))
+                });
                 odds.passed(held.is_some(), pass.expanded);
                 if let Some(plan) = held {
                     stats.expanded = pass.expanded;

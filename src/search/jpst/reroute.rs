@@ -1,0 +1,255 @@
+//! Local detours of the same length: where the bare path meets an
+//! obstacle on a stretch that runs straight toward its end (its length is
+//! the Manhattan distance between its ends), every other staircase between
+//! the same two cells is just as long, so one that dodges the obstacle
+//! keeps the path shortest, and thus optimal.
+
+use crate::grid::{Cell, NavGrid, Tick};
+
+use super::super::plan::{Plan, SearchStats, Waypoint};
+use super::super::query::Query;
+
+/// Half-lengths of the stretches tried around a conflict, shortest first.
+const SPANS: [usize; 6] = [2, 4, 8, 16, 32, 64];
+
+/// Conflicts fixed at most per path.
+const MAX_FIXES: usize = 4;
+
+/// Path `bare` (one cell per tick from the query's start) with each step
+/// that meets an obstacle replaced by a staircase of the same length
+/// around it, or `None` if some conflict has none. The goal policy is not
+/// checked.
+pub(super) fn reroute(grid: &NavGrid, query: &Query, bare: &[Cell]) -> Option<Vec<Cell>> {
+    let t0 = query.start_tick;
+    let mut path = bare.to_vec();
+    for _ in 0..MAX_FIXES {
+        let Some(k) = first_conflict(grid, t0, &path) else {
+            return Some(path);
+        };
+        let detour = SPANS.iter().find_map(|&w| {
+            let (i, j) = straight_stretch(&path, k, w);
+            staircase(grid, t0 + i as Tick, path[i], path[j]).map(|cells| (i, j, cells))
+        });
+        let (i, j, cells) = detour?;
+        path.splice(i..=j, cells);
+    }
+    first_conflict(grid, t0, &path).is_none().then_some(path)
+}
+
+/// The plan that walks `cells` (one per tick from `start_tick`, no
+/// waits), as the cells where it turns.
+pub(super) fn plan_of(cells: &[Cell], start_tick: Tick) -> Plan {
+    let waypoint = |k: usize| Waypoint {
+        cell: cells[k],
+        tick: start_tick + k as Tick,
+    };
+    let mut waypoints = vec![waypoint(0)];
+    for k in 1..cells.len() {
+        let last = k + 1 == cells.len();
+        if last || cells[k - 1].dir_to(cells[k]) != cells[k].dir_to(cells[k + 1]) {
+            waypoints.push(waypoint(k));
+        }
+    }
+    Plan {
+        waypoints,
+        stats: SearchStats::default(),
+    }
+}
+
+/// The longest stretch `(i, j)` of `path` around step `k` (so `i <= k` and
+/// `k + 1 <= j`), reaching at most `w` cells further each way, whose length
+/// is the Manhattan distance between its ends.
+fn straight_stretch(path: &[Cell], k: usize, w: usize) -> (usize, usize) {
+    let straight = |i: usize, j: usize| {
+        let (a, b) = (path[i], path[j]);
+        a.x.abs_diff(b.x) + a.y.abs_diff(b.y) == (j - i) as u32
+    };
+    let (mut i, mut j) = (k, k + 1);
+    // Grow one cell at a time, each side in turn, while it stays straight.
+    let (mut back, mut ahead) = (true, true);
+    while back || ahead {
+        if back {
+            back = i > 0 && k - i < w && straight(i - 1, j);
+            if back {
+                i -= 1;
+            }
+        }
+        if ahead {
+            ahead = j + 1 < path.len() && j - (k + 1) < w && straight(i, j + 1);
+            if ahead {
+                j += 1;
+            }
+        }
+    }
+    (i, j)
+}
+
+/// The first step `k` (from `path[k]` to `path[k + 1]`) that meets an
+/// obstacle.
+fn first_conflict(grid: &NavGrid, t0: Tick, path: &[Cell]) -> Option<usize> {
+    path.windows(2).enumerate().find_map(|(k, step)| {
+        let tick = t0 + k as Tick;
+        (!grid.is_free(step[1], tick + 1) || grid.is_swap(step[0], step[1], tick)).then_some(k)
+    })
+}
+
+/// A staircase from `a` (left at tick `t`) to `b`, every step toward `b`,
+/// free of obstacles, if there is one.
+fn staircase(grid: &NavGrid, t: Tick, a: Cell, b: Cell) -> Option<Vec<Cell>> {
+    let (w, h) = (a.x.abs_diff(b.x) as usize, a.y.abs_diff(b.y) as usize);
+    let at = |u: usize, v: usize| {
+        let x = if b.x >= a.x {
+            a.x + u as u32
+        } else {
+            a.x - u as u32
+        };
+        let y = if b.y >= a.y {
+            a.y + v as u32
+        } else {
+            a.y - v as u32
+        };
+        Cell::new(x, y)
+    };
+    // came[u + v * (w + 1)]: 0 not reached, 1 from the cell before in x,
+    // 2 from the cell before in y, 3 the start.
+    let mut came = vec![0u8; (w + 1) * (h + 1)];
+    came[0] = 3;
+    for v in 0..=h {
+        for u in 0..=w {
+            if u + v == 0 {
+                continue;
+            }
+            let (cell, tick) = (at(u, v), t + (u + v) as Tick);
+            if !grid.is_free(cell, tick) {
+                continue;
+            }
+            let from_x = u > 0
+                && came[u - 1 + v * (w + 1)] != 0
+                && !grid.is_swap(at(u - 1, v), cell, tick - 1);
+            let from_y = !from_x
+                && v > 0
+                && came[u + (v - 1) * (w + 1)] != 0
+                && !grid.is_swap(at(u, v - 1), cell, tick - 1);
+            came[u + v * (w + 1)] = if from_x {
+                1
+            } else if from_y {
+                2
+            } else {
+                0
+            };
+        }
+    }
+    let (mut u, mut v) = (w, h);
+    if came[u + v * (w + 1)] == 0 {
+        return None;
+    }
+    let mut cells = vec![at(u, v)];
+    while u + v > 0 {
+        match came[u + v * (w + 1)] {
+            1 => u -= 1,
+            _ => v -= 1,
+        }
+        cells.push(at(u, v));
+    }
+    cells.reverse();
+    Some(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{NavGrid, StaticGrid};
+    use crate::search::{Jpst, Planner, Query, validate_path};
+
+    fn cells(list: &[(u32, u32)]) -> Vec<Cell> {
+        list.iter().map(|&(x, y)| Cell::new(x, y)).collect()
+    }
+
+    #[test]
+    fn stretches_grow_while_they_stay_straight() {
+        // East, then north, then back west.
+        let path = cells(&[
+            (0, 5),
+            (1, 5),
+            (2, 5),
+            (3, 5),
+            (3, 4),
+            (3, 3),
+            (2, 3),
+            (1, 3),
+        ]);
+        assert_eq!(straight_stretch(&path, 3, 64), (0, 5));
+        assert_eq!(straight_stretch(&path, 3, 1), (2, 5));
+        assert_eq!(straight_stretch(&path, 6, 64), (3, 7));
+    }
+
+    #[test]
+    fn staircases_go_around_a_cell_blocked_at_the_time() {
+        let mut grid = NavGrid::new(StaticGrid::open(6, 6).expect("map"));
+        grid.add_block(Cell::new(2, 0), 2, Some(3)).expect("block");
+        let (a, b) = (Cell::new(0, 0), Cell::new(3, 3));
+        let stairs = staircase(&grid, 0, a, b).expect("a way round");
+        assert_eq!((stairs.len(), stairs[0], stairs[6]), (7, a, b));
+        assert_ne!(stairs[2], Cell::new(2, 0));
+        for (k, step) in stairs.windows(2).enumerate() {
+            assert!(step[0].dir_to(step[1]).is_some());
+            assert!(grid.is_free(step[1], k as Tick + 1));
+        }
+        // A straight stretch has no other way.
+        assert!(staircase(&grid, 0, a, Cell::new(4, 0)).is_none());
+        // Every staircase crosses the diagonal x + y = 2 at tick 2.
+        for c in [Cell::new(1, 1), Cell::new(0, 2)] {
+            grid.add_block(c, 2, Some(3)).expect("block");
+        }
+        assert!(staircase(&grid, 0, a, b).is_none());
+        assert!(
+            staircase(&grid, 1, a, b).is_some(),
+            "a tick later it is clear"
+        );
+    }
+
+    #[test]
+    fn a_detour_keeps_the_bare_length_and_a_corridor_has_none() {
+        let open = NavGrid::new(StaticGrid::open(12, 12).expect("map"));
+        let query = Query::new(Cell::new(0, 0), Cell::new(8, 8));
+        let bare = Jpst::default().plan(&open, &query).expect("path").cells();
+        // An obstacle stands on the bare path just when the agent gets there.
+        let mut grid = open.clone();
+        grid.add_block(bare[5], 5, Some(6)).expect("block");
+        let detour = reroute(&grid, &query, &bare).expect("a way round");
+        assert_eq!(detour.len(), bare.len());
+        validate_path(&grid, &query, &detour, 16).expect("valid");
+        let plan = Jpst::default().plan(&grid, &query).expect("path");
+        assert_eq!(plan.arrival(), 16);
+        validate_path(&grid, &query, &plan.cells(), plan.cost()).expect("valid");
+        // In a corridor one cell wide, an obstacle coming the other way
+        // cannot be dodged at the same length.
+        let corridor = StaticGrid::from_fn(10, 3, |c| c.y == 1).expect("map");
+        let mut grid = NavGrid::new(corridor);
+        for x in 0..10 {
+            grid.add_block(Cell::new(9 - x, 1), x + 1, Some(x + 2))
+                .expect("block");
+        }
+        let query = Query::new(Cell::new(0, 1), Cell::new(9, 1));
+        let straight: Vec<Cell> = (0..10).map(|x| Cell::new(x, 1)).collect();
+        assert_eq!(reroute(&grid, &query, &straight), None);
+    }
+
+    #[test]
+    fn plans_keep_the_turns_and_walk_the_same_cells() {
+        let path = cells(&[(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 3)]);
+        let plan = plan_of(&path, 7);
+        let turns: Vec<(Cell, Tick)> = plan.waypoints.iter().map(|w| (w.cell, w.tick)).collect();
+        assert_eq!(
+            turns,
+            vec![
+                (Cell::new(0, 0), 7),
+                (Cell::new(0, 2), 9),
+                (Cell::new(2, 2), 11),
+                (Cell::new(2, 3), 12)
+            ]
+        );
+        assert_eq!(plan.cells(), path);
+        assert_eq!(plan_of(&path[..1], 3).waypoints.len(), 1);
+    }
+}
