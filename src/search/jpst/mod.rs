@@ -103,10 +103,12 @@ impl Jpst {
     ///
     /// No obstacle can make a path shorter, so if the path found on the
     /// bare map meets no obstacle it is optimal, and jump point search
-    /// finds it much faster than a temporal search would. Where it does
-    /// meet one, that first pass was wasted, so the planner stops trying
-    /// it while it does not pay (it still probes once in 16 queries), so
-    /// which queries try it depends on those before. Maps of more than
+    /// finds it much faster than a temporal search would. Where it meets
+    /// some, a detour of the same length around them is just as good and
+    /// is looked for next, along straight stretches of the path. Where
+    /// neither works, that first pass was wasted, so the planner stops
+    /// trying it while it does not pay (it still probes once in 16
+    /// queries), so which queries try it depends on those before. Maps of more than
     /// 2^22 cells skip it: the empty obstacle map it searches, made once
     /// per grid, would take about 30 bytes per cell.
     ///

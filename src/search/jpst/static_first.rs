@@ -6,8 +6,9 @@
 //! without obstacles is plain jump point search, which sweeps open areas
 //! at a fraction of the cost of a temporal search. If the path it finds
 //! meets no obstacle (no vertex or swap conflict, and the goal is usable
-//! at the arrival), it reaches that bound and is returned as is; otherwise
-//! the temporal search runs as usual.
+//! at the arrival), it reaches that bound and is returned as is. If it
+//! meets some, a detour of the same length around them reaches the bound
+//! too (`reroute.rs`). Otherwise the temporal search runs as usual.
 //!
 //! Where units are dense the bare path nearly always meets one, so the
 //! pass is tried only while it pays on average (see [`Odds`]).
