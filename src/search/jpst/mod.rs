@@ -105,12 +105,14 @@ impl Jpst {
     /// bare map meets no obstacle it is optimal, and jump point search
     /// finds it much faster than a temporal search would. Where it meets
     /// some, a detour of the same length around them is just as good and
-    /// is looked for next, along straight stretches of the path. Where
-    /// neither works, that first pass was wasted, so the planner stops
-    /// trying it while it does not pay (it still probes once in 16
-    /// queries), so which queries try it depends on those before. Maps of more than
-    /// 2^22 cells skip it: the empty obstacle map it searches, made once
-    /// per grid, would take about 30 bytes per cell.
+    /// is looked for next, along straight stretches of the path; where the
+    /// goal is free for good only later (the `Stay` policy), so is a path
+    /// that waits for it. Where neither works, that first pass was
+    /// wasted, so the planner stops trying it while it does not pay (it
+    /// still probes once in 16 queries), so which queries try it depends
+    /// on those before. Maps of more than 2^22 cells skip it: the empty
+    /// obstacle map it searches, made once per grid, would take about 30
+    /// bytes per cell.
     ///
     /// With [`Query::budget`] the pass has a budget of its own, equal to
     /// the query's: a query may expand up to twice its budget in all
@@ -148,14 +150,20 @@ impl Planner for Jpst {
                 let bare = grid.without_obstacles();
                 let found = search.run(&bare, query, p, 0, &mut pass).ok();
                 // Free of vertex and swap conflicts, goal kept; or made so
-                // by detours of the same length.
+                // by waits and detours that arrive no later than both the
+                // bare path and the goal allow.
                 let held = found.and_then(|plan| {
                     let cells = plan.cells();
                     if validate_path(grid, query, &cells, plan.cost()).is_ok() {
                         return Some(plan);
                     }
-                    let cells = reroute::reroute(grid, query, &cells)?;
-                    validate_path(grid, query, &cells, plan.cost()).ok()?;
+                    // No path arrives before either; one past the horizon
+                    // is the temporal search's error to report.
+                    let cost = plan.arrival().max(p.goal_ready) - query.start_tick;
+                    if query.horizon.is_some_and(|h| cost > h) {
+                        return None;
+                    }
+                    let cells = reroute::mend(grid, query, &cells, cost)?;
                     Some(reroute::plan_of(&cells, query.start_tick))
                 });
                 odds.passed(held.is_some(), pass.expanded);

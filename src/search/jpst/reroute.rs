@@ -1,13 +1,21 @@
-//! Local detours of the same length: where the bare path meets an
-//! obstacle on a stretch that runs straight toward its end (its length is
-//! the Manhattan distance between its ends), every other staircase between
-//! the same two cells is just as long, so one that dodges the obstacle
-//! keeps the path shortest, and thus optimal.
+//! Mending the bare path without making it later than it must be.
+//!
+//! No path arrives before the bare path does, nor (with the `Stay` goal
+//! policy) before the goal is free for good. A path that arrives at the
+//! later of the two is optimal. The bare path is mended toward that:
+//! - where the goal is free for good only later, the agent waits the
+//!   difference at the start, or else just before its last step;
+//! - where a step meets an obstacle on a stretch that runs straight toward
+//!   its end (its length is the Manhattan distance between its ends),
+//!   every other staircase between the same two cells is just as long and
+//!   is walked at the same ticks, so one that dodges the obstacle changes
+//!   no arrival.
 
 use crate::grid::{Cell, NavGrid, Tick};
 
 use super::super::plan::{Plan, SearchStats, Waypoint};
 use super::super::query::Query;
+use super::super::validate::validate_path;
 
 /// Half-lengths of the stretches tried around a conflict, shortest first.
 const SPANS: [usize; 6] = [2, 4, 8, 16, 32, 64];
@@ -15,13 +23,44 @@ const SPANS: [usize; 6] = [2, 4, 8, 16, 32, 64];
 /// Conflicts fixed at most per path.
 const MAX_FIXES: usize = 4;
 
-/// Path `bare` (one cell per tick from the query's start) with each step
+/// A path of cost `cost` (at least the bare path's) made from the bare
+/// path `bare` (one cell per tick from the query's start), free of
+/// obstacles and keeping the goal, or `None`. Beyond the bare path's
+/// length the extra ticks are waited at the start, or else just before
+/// the last step; then each step that meets an obstacle is replaced by a
+/// staircase of the same length around it.
+pub(super) fn mend(grid: &NavGrid, query: &Query, bare: &[Cell], cost: u32) -> Option<Vec<Cell>> {
+    let extra = (cost as usize).checked_sub(bare.len().checked_sub(1)?)?;
+    let waiting_first = || {
+        let mut path = vec![bare[0]; extra];
+        path.extend_from_slice(bare);
+        path
+    };
+    let waiting_last = || {
+        let last = bare.len() - 1;
+        let mut path = bare[..last].to_vec();
+        path.extend(std::iter::repeat_n(bare[last.saturating_sub(1)], extra));
+        path.push(bare[last]);
+        path
+    };
+    let tries: &[&dyn Fn() -> Vec<Cell>] = if extra == 0 {
+        &[&|| bare.to_vec()]
+    } else {
+        &[&waiting_first, &waiting_last]
+    };
+    tries.iter().find_map(|path| {
+        let path = reroute(grid, query, path())?;
+        validate_path(grid, query, &path, cost).ok()?;
+        Some(path)
+    })
+}
+
+/// Path `path` (one cell per tick from the query's start) with each step
 /// that meets an obstacle replaced by a staircase of the same length
 /// around it, or `None` if some conflict has none. The goal policy is not
 /// checked.
-pub(super) fn reroute(grid: &NavGrid, query: &Query, bare: &[Cell]) -> Option<Vec<Cell>> {
+fn reroute(grid: &NavGrid, query: &Query, mut path: Vec<Cell>) -> Option<Vec<Cell>> {
     let t0 = query.start_tick;
-    let mut path = bare.to_vec();
     for _ in 0..MAX_FIXES {
         let Some(k) = first_conflict(grid, t0, &path) else {
             return Some(path);
@@ -159,7 +198,7 @@ fn staircase(grid: &NavGrid, t: Tick, a: Cell, b: Cell) -> Option<Vec<Cell>> {
 mod tests {
     use super::*;
     use crate::grid::{NavGrid, StaticGrid};
-    use crate::search::{Jpst, Planner, Query, validate_path};
+    use crate::search::{GoalPolicy, Jpst, PlanError, Planner, Query, Sipp, validate_path};
 
     fn cells(list: &[(u32, u32)]) -> Vec<Cell> {
         list.iter().map(|&(x, y)| Cell::new(x, y)).collect()
@@ -216,7 +255,7 @@ mod tests {
         // An obstacle stands on the bare path just when the agent gets there.
         let mut grid = open.clone();
         grid.add_block(bare[5], 5, Some(6)).expect("block");
-        let detour = reroute(&grid, &query, &bare).expect("a way round");
+        let detour = reroute(&grid, &query, bare.clone()).expect("a way round");
         assert_eq!(detour.len(), bare.len());
         validate_path(&grid, &query, &detour, 16).expect("valid");
         let plan = Jpst::default().plan(&grid, &query).expect("path");
@@ -232,7 +271,36 @@ mod tests {
         }
         let query = Query::new(Cell::new(0, 1), Cell::new(9, 1));
         let straight: Vec<Cell> = (0..10).map(|x| Cell::new(x, 1)).collect();
-        assert_eq!(reroute(&grid, &query, &straight), None);
+        assert_eq!(reroute(&grid, &query, straight), None);
+    }
+
+    #[test]
+    fn a_goal_taken_later_is_reached_by_waiting_at_the_start_or_next_door() {
+        let mut grid = NavGrid::new(StaticGrid::open(8, 3).expect("map"));
+        let (start, goal) = (Cell::new(0, 1), Cell::new(6, 1));
+        // An obstacle stands on the goal at ticks 8 and 9: the agent may
+        // settle there from tick 10 on, not at 6.
+        grid.add_block(goal, 8, Some(10)).expect("block");
+        let query = Query::new(start, goal).with_policy(GoalPolicy::Stay);
+        let mut jpst = Jpst::default();
+        let plan = jpst.plan(&grid, &query).expect("path");
+        assert_eq!(plan.arrival(), 10);
+        assert_eq!(plan.cells()[..5], [start; 5]);
+        validate_path(&grid, &query, &plan.cells(), 10).expect("valid");
+        // With the start taken at tick 3 the agent waits next to the goal.
+        grid.add_block(start, 3, Some(4)).expect("block");
+        let plan = jpst.plan(&grid, &query).expect("path");
+        assert_eq!(plan.arrival(), 10);
+        assert_eq!(plan.cells()[5..10], [Cell::new(5, 1); 5]);
+        validate_path(&grid, &query, &plan.cells(), 10).expect("valid");
+        let sipp = Sipp::default().plan(&grid, &query).expect("path");
+        assert_eq!(sipp.arrival(), 10);
+        // A horizon of 9 ticks leaves the error to the temporal search.
+        let within = query.with_horizon(9);
+        assert!(matches!(
+            jpst.plan(&grid, &within),
+            Err(PlanError::HorizonExceeded { .. })
+        ));
     }
 
     #[test]

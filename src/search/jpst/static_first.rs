@@ -8,7 +8,9 @@
 //! meets no obstacle (no vertex or swap conflict, and the goal is usable
 //! at the arrival), it reaches that bound and is returned as is. If it
 //! meets some, a detour of the same length around them reaches the bound
-//! too (`reroute.rs`). Otherwise the temporal search runs as usual.
+//! too, and if the goal is free for good only later, waiting for that
+//! reaches the other bound (`reroute.rs`). Otherwise the temporal search
+//! runs as usual.
 //!
 //! Where units are dense the bare path nearly always meets one, so the
 //! pass is tried only while it pays on average (see [`Odds`]).
