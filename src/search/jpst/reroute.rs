@@ -30,26 +30,22 @@ const MAX_FIXES: usize = 4;
 /// the last step; then each step that meets an obstacle is replaced by a
 /// staircase of the same length around it.
 pub(super) fn mend(grid: &NavGrid, query: &Query, bare: &[Cell], cost: u32) -> Option<Vec<Cell>> {
-    let extra = (cost as usize).checked_sub(bare.len().checked_sub(1)?)?;
-    let waiting_first = || {
-        let mut path = vec![bare[0]; extra];
-        path.extend_from_slice(bare);
+    let last = bare.len().checked_sub(1)?;
+    let extra = (cost as usize).checked_sub(last)?;
+    // The bare path with the extra ticks waited on its cell `at`.
+    let waiting_on = |at: usize| {
+        let mut path = bare[..=at].to_vec();
+        path.extend(std::iter::repeat_n(bare[at], extra));
+        path.extend_from_slice(&bare[at + 1..]);
         path
     };
-    let waiting_last = || {
-        let last = bare.len() - 1;
-        let mut path = bare[..last].to_vec();
-        path.extend(std::iter::repeat_n(bare[last.saturating_sub(1)], extra));
-        path.push(bare[last]);
-        path
-    };
-    let tries: &[&dyn Fn() -> Vec<Cell>] = if extra == 0 {
-        &[&|| bare.to_vec()]
+    let spots = if extra == 0 || last <= 1 {
+        vec![0]
     } else {
-        &[&waiting_first, &waiting_last]
+        vec![0, last - 1]
     };
-    tries.iter().find_map(|path| {
-        let path = reroute(grid, query, path())?;
+    spots.into_iter().find_map(|at| {
+        let path = reroute(grid, query, waiting_on(at))?;
         validate_path(grid, query, &path, cost).ok()?;
         Some(path)
     })
