@@ -79,6 +79,8 @@ struct Args {
     speculative_wait: bool,
     /// JPST skips its first pass on the map without obstacles.
     no_static_first: bool,
+    /// JPST skips its flood of the time-expanded grid.
+    no_flood: bool,
     /// Sequential: also run time-expanded A*.
     astar: bool,
     /// Sequential: prefix of the `.md`, `.csv` and `.svg` outputs.
@@ -87,10 +89,10 @@ struct Args {
 
 const USAGE: &str = "usage: bench [--mode batch] --map <file.map> --scen <file.scen> \
 [--obstacles N] [--queries M] [--park] [--heuristic manhattan|perfect] \
-[--astar-budget EXPANSIONS] [--jump-limit CELLS] [--speculative-wait] [--no-static-first]
+[--astar-budget EXPANSIONS] [--jump-limit CELLS] [--speculative-wait] [--no-static-first] [--no-flood]
        bench --mode sequential --map <file.map> --scen <file.scen> [--agents N] [--park] \
 [--heuristic manhattan|perfect] [--astar] [--astar-budget EXPANSIONS] [--jump-limit CELLS] \
-[--speculative-wait] [--no-static-first] [--out PREFIX]";
+[--speculative-wait] [--no-static-first] [--no-flood] [--out PREFIX]";
 
 /// Flags that only one mode understands.
 const BATCH_ONLY: [&str; 2] = ["--obstacles", "--queries"];
@@ -110,6 +112,7 @@ fn parse_args() -> Result<Args, String> {
         jump_limit: None,
         speculative_wait: false,
         no_static_first: false,
+        no_flood: false,
         astar: false,
         out: None,
     };
@@ -136,6 +139,7 @@ fn parse_args() -> Result<Args, String> {
             "--park" => args.park = true,
             "--speculative-wait" => args.speculative_wait = true,
             "--no-static-first" => args.no_static_first = true,
+            "--no-flood" => args.no_flood = true,
             "--astar" => args.astar = true,
             "--heuristic" => {
                 args.heuristic = match value()?.as_str() {
@@ -171,7 +175,8 @@ impl Args {
     fn jpst(&self) -> Jpst {
         let mut jpst = Jpst::new(self.heuristic)
             .with_speculative_wait(self.speculative_wait)
-            .with_static_first(!self.no_static_first);
+            .with_static_first(!self.no_static_first)
+            .with_flood(!self.no_flood);
         if let Some(limit) = self.jump_limit {
             jpst = jpst.with_jump_limit(limit);
         }

@@ -60,6 +60,16 @@ impl Departure {
     fn tick(self) -> Tick {
         (self.0 >> 2) as Tick
     }
+
+    #[inline]
+    fn dir(self) -> Dir {
+        match self.0 & 3 {
+            0 => Dir::North,
+            1 => Dir::East,
+            2 => Dir::South,
+            _ => Dir::West,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -598,6 +608,25 @@ impl TemporalMap {
             tl.departures
                 .binary_search(&Departure::new(tick, dir))
                 .is_ok()
+        })
+    }
+
+    /// The cell's departure record number `index` in tick order, as `(tick,
+    /// dir)`: an obstacle leaves the cell in direction `dir` during `[tick,
+    /// tick + 1]`. `None` past the last record. The same record may appear
+    /// more than once.
+    #[inline]
+    pub fn departure(&self, cell: usize, index: usize) -> Option<(Tick, Dir)> {
+        let record = self.timeline(cell)?.departures.get(index)?;
+        Some((record.tick(), record.dir()))
+    }
+
+    /// Index of the cell's first departure record at `tick` or later, as
+    /// numbered by [`departure`](Self::departure).
+    pub fn first_departure_from(&self, cell: usize, tick: Tick) -> usize {
+        self.timeline(cell).map_or(0, |tl| {
+            tl.departures
+                .partition_point(|d| *d < Departure::new(tick, Dir::North))
         })
     }
 

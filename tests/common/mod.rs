@@ -35,7 +35,8 @@ pub fn stand(cell: (u32, u32), n: usize) -> Vec<Cell> {
     vec![Cell::new(cell.0, cell.1); n]
 }
 
-/// Every planner this crate has, with both heuristics, reference first.
+/// Every planner this crate has, with both heuristics and JPST's stages on
+/// and off, reference first.
 pub fn all_planners() -> Vec<Box<dyn Planner>> {
     vec![
         Box::new(TimeExpandedAStar::new(Heuristic::Manhattan)),
@@ -45,7 +46,13 @@ pub fn all_planners() -> Vec<Box<dyn Planner>> {
         Box::new(Jpst::new(Heuristic::Perfect2D)),
         Box::new(Jpst::new(Heuristic::Manhattan).with_speculative_wait(true)),
         Box::new(Jpst::new(Heuristic::Manhattan).with_jump_limit(5)),
+        // The flood alone before the temporal search, and neither stage.
         Box::new(Jpst::new(Heuristic::Manhattan).with_static_first(false)),
+        Box::new(
+            Jpst::new(Heuristic::Manhattan)
+                .with_static_first(false)
+                .with_flood(false),
+        ),
     ]
 }
 

@@ -1,0 +1,655 @@
+//! The flood: every cell the agent can stand on at each tick, 64 cells to a
+//! word, until the goal is reached or an arrival bound passes.
+//!
+//! The cells reachable at `t + 1` are those reachable at `t` and their four
+//! neighbours (shifts and ors of bit rows), minus walls and the cells
+//! blocked at `t + 1`; a cell that an obstacle leaves toward the agent
+//! during `[t, t + 1]` keeps its bit only if the agent can get there
+//! another way (swap conflicts). This is a breadth-first search of the
+//! time-expanded grid, so the first tick at which the goal is reachable
+//! (and, with the `Stay` policy, free for good) is the earliest arrival.
+//!
+//! Only paths arriving by the bound `arrive_by` are looked for: a cell
+//! whose Manhattan distance to the goal exceeds `arrive_by - t` cannot lie
+//! on one at tick `t`, so each tick floods only the diamond of cells within
+//! that distance. With a bound a few ticks above the optimum the flooded
+//! cells are a thin band around the near-shortest paths, a few words a
+//! row. A cell enters the flood's view when it is first reached: its state
+//! at that tick is read from its safe intervals, and its later changes
+//! (blocked, free again, an obstacle leaving it) are queued by tick, so the
+//! work grows with the band and the activity inside it, not with the map
+//! or the number of obstacles.
+
+use crate::grid::{Cell, Dir, FOREVER, NavGrid, TemporalMap, Tick};
+
+/// Most ticks one flood looks ahead.
+const MAX_TICKS: u64 = 1 << 20;
+
+/// A departure event (the rest is a toggle of the blocked bit).
+const DEPARTURE: u64 = 1 << 31;
+
+/// The words `lo..hi` of one row of a reached set, stored at `arena[at..]`.
+#[derive(Clone, Copy, Debug, Default)]
+struct RowSpan {
+    lo: u32,
+    hi: u32,
+    at: u32,
+}
+
+/// The reached set of one tick: rows `top..top + rows`, whose spans are
+/// `spans[first..first + rows]`.
+#[derive(Clone, Copy, Debug)]
+struct Layer {
+    top: u32,
+    rows: u32,
+    first: u32,
+}
+
+/// What a flood found.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Flooded {
+    /// An earliest path, one cell per tick from the start tick.
+    Path(Vec<Cell>),
+    /// No path arrives by the bound.
+    NotBy,
+    /// The flood would exceed its word limit.
+    TooBig,
+}
+
+/// Reusable buffers of the flood.
+#[derive(Debug, Default)]
+pub(super) struct Flood {
+    /// Map width in cells.
+    width: u32,
+    /// Words per map row.
+    stride: usize,
+    /// Cells blocked at the current tick, among those seen.
+    blocked: Vec<u64>,
+    /// Cells that entered the flood's view.
+    seen: Vec<u64>,
+    /// The reached sets, tick after tick.
+    arena: Vec<u64>,
+    spans: Vec<RowSpan>,
+    layers: Vec<Layer>,
+    /// Events by tick, relative to the start tick: a toggle of the blocked
+    /// bit at tick `t + 1` or a departure at tick `t` sits at `t - start`.
+    queue: Vec<Vec<u64>>,
+    /// The cells obstacles leave during the current tick, with the
+    /// directions they leave in (a bit per [`Dir`]).
+    swaps: Vec<(u32, u8)>,
+}
+
+/// One flood's fixed inputs.
+struct Bounds<'a> {
+    grid: &'a NavGrid,
+    start: Tick,
+    arrive_by: Tick,
+    goal: Cell,
+    width: u32,
+}
+
+impl Flood {
+    /// Floods from `start` at tick `start_tick` toward `goal` (which counts
+    /// only from tick `goal_ready` on), looking for paths arriving by tick
+    /// `arrive_by`. Processes at most `max_words` row words; adds the words
+    /// processed to `words`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn run(
+        &mut self,
+        grid: &NavGrid,
+        start: Cell,
+        start_tick: Tick,
+        goal: Cell,
+        goal_ready: Tick,
+        arrive_by: Tick,
+        max_words: u64,
+        words: &mut u64,
+    ) -> Flooded {
+        let (width, height) = (grid.width(), grid.height());
+        if start_tick.saturating_add(start.manhattan(goal)) > arrive_by || arrive_by == FOREVER {
+            return Flooded::NotBy;
+        }
+        // Every tick the flood lives costs at least a word: a bound further
+        // off than the limit allows (a goal free only much later, say) is
+        // left to the temporal search, before anything is allocated.
+        if u64::from(arrive_by - start_tick) > max_words.min(MAX_TICKS) {
+            return Flooded::TooBig;
+        }
+        let b = Bounds {
+            grid,
+            start: start_tick,
+            arrive_by,
+            goal,
+            width,
+        };
+        self.reset(width, height, (arrive_by - start_tick) as usize);
+        // Tick `start_tick`: the start alone.
+        self.see_start(&b, start);
+        let w = (start.x / 64) as usize;
+        self.arena.push(1 << (start.x % 64));
+        self.spans.push(RowSpan {
+            lo: w as u32,
+            hi: w as u32 + 1,
+            at: 0,
+        });
+        self.layers.push(Layer {
+            top: start.y,
+            rows: 1,
+            first: 0,
+        });
+        if start == goal && start_tick >= goal_ready {
+            return Flooded::Path(vec![start]);
+        }
+        for t in start_tick..arrive_by {
+            self.apply_events(&b, t);
+            let layer = self.spread(&b, t + 1, words);
+            self.mend_swaps(&b, layer);
+            if layer.rows == 0 {
+                return Flooded::NotBy;
+            }
+            if t + 1 >= goal_ready && self.has(layer, goal) {
+                return self.trace(&b, t + 1).map_or(Flooded::NotBy, Flooded::Path);
+            }
+            if *words > max_words {
+                return Flooded::TooBig;
+            }
+        }
+        Flooded::NotBy
+    }
+
+    fn reset(&mut self, width: u32, height: u32, steps: usize) {
+        self.width = width;
+        self.stride = (width as usize).div_ceil(64);
+        let size = self.stride * height as usize;
+        for bits in [&mut self.blocked, &mut self.seen] {
+            bits.clear();
+            bits.resize(size, 0);
+        }
+        self.arena.clear();
+        self.spans.clear();
+        self.layers.clear();
+        self.swaps.clear();
+        if self.queue.len() < steps {
+            self.queue.resize_with(steps, Vec::new);
+        }
+        for events in &mut self.queue[..steps] {
+            events.clear();
+        }
+    }
+
+    /// The start enters the view at the start tick (where it is free).
+    fn see_start(&mut self, b: &Bounds, start: Cell) {
+        let cell = (start.y * b.width + start.x) as usize;
+        let (i, bit) = self.locate(cell);
+        self.seen[i] |= bit;
+        let tm = b.grid.obstacles();
+        if !tm.has_timeline(cell) {
+            return;
+        }
+        let last = self.last_useful(b, cell);
+        if let Some(change) = next_change(tm, cell, b.start) {
+            self.queue_toggle(b, cell, change, last);
+        }
+        let k = tm.first_departure_from(cell, b.start);
+        if let Some((tick, _)) = tm.departure(cell, k)
+            && tick < last
+        {
+            self.queue[(tick - b.start) as usize].push(departure_event(cell, k));
+        }
+    }
+
+    /// The last tick at which cell `cell` (dense index) can lie on a path
+    /// arriving by the bound: its changes after that do not matter.
+    #[inline]
+    fn last_useful(&self, b: &Bounds, cell: usize) -> Tick {
+        let (x, y) = (cell as u32 % b.width, cell as u32 / b.width);
+        b.arrive_by - (x.abs_diff(b.goal.x) + y.abs_diff(b.goal.y))
+    }
+
+    /// Cell `cell` enters the view at tick `tick` (reached from tick
+    /// `tick - 1`).
+    fn see(&mut self, b: &Bounds, cell: usize, tick: Tick) {
+        let tm = b.grid.obstacles();
+        if !tm.has_timeline(cell) {
+            return;
+        }
+        let last = self.last_useful(b, cell);
+        // Nothing happens there while it matters, or nothing since before
+        // `tick - 1` (a cell blocked for good stays busy for ever): free
+        // throughout, and no departure to mind.
+        if tm.busy_start(cell) > last || tm.busy_end(cell) < tick {
+            return;
+        }
+        if !tm.is_free(cell, tick) {
+            let (i, bit) = self.locate(cell);
+            self.blocked[i] |= bit;
+        }
+        if let Some(change) = next_change(tm, cell, tick) {
+            self.queue_toggle(b, cell, change, last);
+        }
+        let k = tm.first_departure_from(cell, tick - 1);
+        self.take_departures(b, cell, k, tick - 1, last);
+    }
+
+    fn queue_toggle(&mut self, b: &Bounds, cell: usize, tick: Tick, last: Tick) {
+        if tick <= last {
+            self.queue[(tick - 1 - b.start) as usize].push((cell as u64) << 32);
+        }
+    }
+
+    /// Records the cell's departures at tick `now` from record `k` on as a
+    /// swap to check, and queues its next later one that can matter (before
+    /// `last`).
+    fn take_departures(&mut self, b: &Bounds, cell: usize, mut k: usize, now: Tick, last: Tick) {
+        let tm = b.grid.obstacles();
+        let mut dirs = 0u8;
+        while let Some((tick, dir)) = tm.departure(cell, k) {
+            if tick > now {
+                if tick < last {
+                    self.queue[(tick - b.start) as usize].push(departure_event(cell, k));
+                }
+                break;
+            }
+            dirs |= 1 << dir as u8;
+            k += 1;
+        }
+        if dirs != 0 {
+            self.swaps.push((cell as u32, dirs));
+        }
+    }
+
+    /// The events queued for tick `t` to `t + 1`: blocked bits toggling at
+    /// `t + 1`, departures during `[t, t + 1]`.
+    fn apply_events(&mut self, b: &Bounds, t: Tick) {
+        let slot = (t - b.start) as usize;
+        let events = std::mem::take(&mut self.queue[slot]);
+        let tm = b.grid.obstacles();
+        for &event in &events {
+            let cell = (event >> 32) as usize;
+            let last = self.last_useful(b, cell);
+            if event & DEPARTURE != 0 {
+                let k = (event & (DEPARTURE - 1)) as usize;
+                self.take_departures(b, cell, k, t, last);
+            } else {
+                let (i, bit) = self.locate(cell);
+                self.blocked[i] ^= bit;
+                if let Some(change) = next_change(tm, cell, t + 1) {
+                    self.queue_toggle(b, cell, change, last);
+                }
+            }
+        }
+        self.queue[slot] = events;
+    }
+
+    /// Builds the reached set of tick `tick` from the last one, without the
+    /// swap conflicts, and returns it.
+    fn spread(&mut self, b: &Bounds, tick: Tick, words: &mut u64) -> Layer {
+        let prev = *self.layers.last().expect("the start tick's layer");
+        let reach = b.arrive_by - tick;
+        let height = b.grid.height();
+        let g = b.goal;
+        let top = prev.top.saturating_sub(1).max(g.y.saturating_sub(reach));
+        let bottom = (prev.top + prev.rows + 1)
+            .min(height)
+            .min(g.y.saturating_add(reach).saturating_add(1));
+        let first = self.spans.len() as u32;
+        let walls = b.grid.walls().rows();
+        // A row looked at counts as a word even where it holds none, so the
+        // word limit also bounds the row records kept.
+        *words += u64::from(bottom.saturating_sub(top));
+        for y in top..bottom.max(top) {
+            let r = reach - y.abs_diff(g.y);
+            let x0 = g.x.saturating_sub(r);
+            let x1 = g.x.saturating_add(r).min(b.width - 1);
+            let up = self.span(prev, y as i64 - 1);
+            let mid = self.span(prev, y as i64);
+            let down = self.span(prev, y as i64 + 1);
+            let sources = [up, mid, down].into_iter().filter(|s| s.lo < s.hi);
+            let (lo, hi) = sources.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s.lo), hi.max(s.hi)));
+            // One word more on each side for bits carried across words.
+            let lo = lo.saturating_sub(1).max(x0 / 64);
+            let hi = hi
+                .saturating_add(1)
+                .min(self.stride as u32)
+                .min(x1 / 64 + 1);
+            let at = self.arena.len();
+            let mut span = RowSpan {
+                lo,
+                hi: lo,
+                at: at as u32,
+            };
+            if lo < hi {
+                *words += u64::from(hi - lo);
+                for w in lo..hi {
+                    let m = self.word(mid, w);
+                    let left = if w > 0 {
+                        self.word(mid, w - 1) >> 63
+                    } else {
+                        0
+                    };
+                    let right = self.word(mid, w + 1) << 63;
+                    let mut d =
+                        m | self.word(up, w) | self.word(down, w) | m << 1 | m >> 1 | left | right;
+                    d &= walls.window_right(w * 64, y as i64) & band(w, x0, x1);
+                    let i = y as usize * self.stride + w as usize;
+                    let mut fresh = d & !self.seen[i];
+                    if fresh != 0 {
+                        self.seen[i] |= fresh;
+                        while fresh != 0 {
+                            let x = w * 64 + fresh.trailing_zeros();
+                            self.see(b, (y * b.width + x) as usize, tick);
+                            fresh &= fresh - 1;
+                        }
+                    }
+                    self.arena.push(d & !self.blocked[i]);
+                }
+                // Keep the span tight: leading and trailing zero words go.
+                let row = &self.arena[at..];
+                let lead = row.iter().take_while(|&&v| v == 0).count();
+                let trail = row[lead..].iter().rev().take_while(|&&v| v == 0).count();
+                let kept = row.len() - lead - trail;
+                self.arena.copy_within(at + lead..at + lead + kept, at);
+                self.arena.truncate(at + kept);
+                span.lo = lo + lead as u32;
+                span.hi = span.lo + kept as u32;
+            }
+            self.spans.push(span);
+        }
+        let mut layer = Layer {
+            top,
+            rows: bottom.saturating_sub(top),
+            first,
+        };
+        self.trim(&mut layer);
+        self.layers.push(layer);
+        layer
+    }
+
+    /// Drops the empty rows at both ends of a layer.
+    fn trim(&mut self, layer: &mut Layer) {
+        while layer.rows > 0
+            && self.spans[layer.first as usize].lo == self.spans[layer.first as usize].hi
+        {
+            layer.first += 1;
+            layer.top += 1;
+            layer.rows -= 1;
+        }
+        while layer.rows > 0 {
+            let last = self.spans[(layer.first + layer.rows - 1) as usize];
+            if last.lo < last.hi {
+                break;
+            }
+            layer.rows -= 1;
+        }
+    }
+
+    /// Takes out of the newest layer every cell that only a move swapping
+    /// places with an obstacle reaches.
+    fn mend_swaps(&mut self, b: &Bounds, layer: Layer) {
+        if self.swaps.is_empty() {
+            return;
+        }
+        let mut swaps = std::mem::take(&mut self.swaps);
+        swaps.sort_unstable_by_key(|&(cell, _)| cell);
+        let before = self.layers[self.layers.len() - 2];
+        let mut k = 0;
+        while k < swaps.len() {
+            let cell = swaps[k].0;
+            let mut dirs = 0;
+            while k < swaps.len() && swaps[k].0 == cell {
+                dirs |= swaps[k].1;
+                k += 1;
+            }
+            let here = Cell::new(cell % b.width, cell / b.width);
+            if !self.has(layer, here) {
+                continue;
+            }
+            // An obstacle leaving toward `dir` forbids the move from the
+            // neighbour there; waiting or any other neighbour will do.
+            let reachable = self.has(before, here)
+                || Dir::ALL.iter().any(|&dir| {
+                    dirs & (1 << dir as u8) == 0
+                        && here
+                            .step(dir)
+                            .is_some_and(|from| from.x < b.width && self.has(before, from))
+                });
+            if !reachable {
+                self.clear(layer, here);
+            }
+        }
+        swaps.clear();
+        self.swaps = swaps;
+    }
+
+    /// An earliest path to the goal, reached at `arrival`, traced back
+    /// through the layers.
+    fn trace(&self, b: &Bounds, arrival: Tick) -> Option<Vec<Cell>> {
+        let mut path = vec![b.goal; (arrival - b.start) as usize + 1];
+        let mut here = b.goal;
+        let mut ahead: Option<Dir> = None;
+        for t in (b.start..arrival).rev() {
+            let layer = self.layers[(t - b.start) as usize];
+            // Keep going straight where possible, then wait, then turn:
+            // fewer turns make fewer waypoints.
+            let straight = ahead.and_then(|d| here.step(d.reverse()));
+            let from = straight
+                .into_iter()
+                .chain(std::iter::once(here))
+                .chain(Dir::ALL.iter().filter_map(|&d| here.step(d)))
+                .find(|&from| {
+                    from.x < b.width
+                        && from.y < b.grid.height()
+                        && self.has(layer, from)
+                        && b.grid.can_step(from, here, t)
+                })?;
+            ahead = from.dir_to(here);
+            path[(t - b.start) as usize] = from;
+            here = from;
+        }
+        Some(path)
+    }
+
+    /// The word of cell `cell` (dense index) in the bit fields, and its bit.
+    #[inline]
+    fn locate(&self, cell: usize) -> (usize, u64) {
+        let width = self.width as usize;
+        let (x, y) = (cell % width, cell / width);
+        (y * self.stride + x / 64, 1 << (x % 64))
+    }
+
+    /// The span of row `y` in `layer` (empty outside it).
+    #[inline]
+    fn span(&self, layer: Layer, y: i64) -> RowSpan {
+        let row = y - i64::from(layer.top);
+        if row < 0 || row >= i64::from(layer.rows) {
+            return RowSpan::default();
+        }
+        self.spans[(layer.first as i64 + row) as usize]
+    }
+
+    #[inline]
+    fn word(&self, span: RowSpan, w: u32) -> u64 {
+        if w >= span.lo && w < span.hi {
+            self.arena[(span.at + w - span.lo) as usize]
+        } else {
+            0
+        }
+    }
+
+    fn has(&self, layer: Layer, cell: Cell) -> bool {
+        let span = self.span(layer, i64::from(cell.y));
+        self.word(span, cell.x / 64) >> (cell.x % 64) & 1 != 0
+    }
+
+    fn clear(&mut self, layer: Layer, cell: Cell) {
+        let span = self.span(layer, i64::from(cell.y));
+        let w = cell.x / 64;
+        if w >= span.lo && w < span.hi {
+            self.arena[(span.at + w - span.lo) as usize] &= !(1 << (cell.x % 64));
+        }
+    }
+}
+
+fn departure_event(cell: usize, k: usize) -> u64 {
+    (cell as u64) << 32 | DEPARTURE | (k as u64 & (DEPARTURE - 1))
+}
+
+/// The bits of word `w` (cells `64 w .. 64 w + 63`) for cells `x0..=x1`;
+/// `w` lies between `x0 / 64` and `x1 / 64`.
+#[inline]
+fn band(w: u32, x0: u32, x1: u32) -> u64 {
+    let base = w * 64;
+    let lo = x0.saturating_sub(base);
+    let hi = (x1 - base).min(63);
+    (u64::MAX << lo) & (u64::MAX >> (63 - hi))
+}
+
+/// The first tick after `tick` at which the cell changes between free and
+/// blocked, if any.
+fn next_change(tm: &TemporalMap, cell: usize, tick: Tick) -> Option<Tick> {
+    if tm.busy_end(cell) <= tick {
+        return None;
+    }
+    let safe = tm.safe_intervals(cell);
+    let i = safe.partition_point(|iv| iv.end < tick);
+    match safe.get(i) {
+        Some(iv) if iv.start <= tick => iv.end.checked_add(1).filter(|&t| t != FOREVER),
+        Some(iv) => Some(iv.start),
+        None => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{ObstacleEnd, StaticGrid};
+
+    /// A small xorshift generator: the tests need no crate for this.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u32) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % u64::from(n)) as u32
+        }
+    }
+
+    /// A random walk of `len` ticks over free cells, from a random cell.
+    fn walk(grid: &NavGrid, rng: &mut Rng, len: usize) -> Vec<Cell> {
+        let (w, h) = (grid.width(), grid.height());
+        let mut at = Cell::new(rng.below(w), rng.below(h));
+        let mut cells = vec![at];
+        for _ in 1..len {
+            let dir = Dir::ALL[rng.below(5).min(4) as usize % 4];
+            if rng.below(5) > 0
+                && let Some(next) = at.step(dir)
+                && next.x < w
+                && next.y < h
+                && grid.walls().is_passable(next)
+            {
+                at = next;
+            }
+            cells.push(at);
+        }
+        cells
+    }
+
+    /// The earliest arrival by brute force over (cell, tick) states.
+    fn earliest(
+        grid: &NavGrid,
+        start: Cell,
+        t0: Tick,
+        goal: Cell,
+        ready: Tick,
+        by: Tick,
+    ) -> Option<Tick> {
+        let mut now = vec![start];
+        for t in t0..=by {
+            if t >= ready && now.contains(&goal) {
+                return Some(t);
+            }
+            let mut next: Vec<Cell> = Vec::new();
+            for &c in &now {
+                let moves = std::iter::once(c).chain(Dir::ALL.iter().filter_map(|&d| c.step(d)));
+                for to in moves {
+                    if to.x < grid.width()
+                        && to.y < grid.height()
+                        && grid.can_step(c, to, t)
+                        && !next.contains(&to)
+                    {
+                        next.push(to);
+                    }
+                }
+            }
+            now = next;
+        }
+        None
+    }
+
+    #[test]
+    fn the_flood_arrives_when_brute_force_does() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut flood = Flood::default();
+        for case in 0..3000 {
+            let w = 1 + rng.below(if case % 3 == 0 { 70 } else { 9 });
+            let h = 1 + rng.below(9);
+            let walls = rng.below(40);
+            let mut bits = vec![false; (w * h) as usize];
+            for b in &mut bits {
+                *b = rng.below(100) >= walls;
+            }
+            let walls = StaticGrid::from_fn(w, h, |c| bits[(c.y * w + c.x) as usize]).unwrap();
+            let mut grid = NavGrid::new(walls);
+            for _ in 0..rng.below(6) {
+                let len = 2 + rng.below(20) as usize;
+                let cells = walk(&grid, &mut rng, len);
+                if !cells.iter().all(|&c| grid.walls().is_passable(c)) {
+                    continue;
+                }
+                let end = if rng.below(2) == 0 {
+                    ObstacleEnd::Park
+                } else {
+                    ObstacleEnd::Vanish
+                };
+                let t0 = rng.below(4);
+                let _ = grid.add_obstacle(t0, &cells, end);
+            }
+            let start = Cell::new(rng.below(w), rng.below(h));
+            let goal = Cell::new(rng.below(w), rng.below(h));
+            let t0 = rng.below(5);
+            if !grid.is_free(start, t0) {
+                continue;
+            }
+            let ready = if rng.below(2) == 0 {
+                0
+            } else {
+                grid.free_forever_from(goal).unwrap_or(FOREVER)
+            };
+            let by = t0 + start.manhattan(goal) + rng.below(12);
+            let want = earliest(&grid, start, t0, goal, ready, by);
+            let mut words = 0;
+            let got = flood.run(&grid, start, t0, goal, ready, by, u64::MAX, &mut words);
+            match (&got, want) {
+                (Flooded::Path(path), Some(t)) => {
+                    assert_eq!(
+                        path.len() as Tick,
+                        t - t0 + 1,
+                        "case {case}: {w}x{h} {start:?}@{t0} -> {goal:?} by {by}"
+                    );
+                    for (k, pair) in path.windows(2).enumerate() {
+                        assert!(
+                            grid.can_step(pair[0], pair[1], t0 + k as Tick),
+                            "case {case}: step {k}"
+                        );
+                    }
+                }
+                (Flooded::NotBy, None) => {}
+                _ => panic!(
+                    "case {case}: {w}x{h} {start:?}@{t0} -> {goal:?} ready {ready} by {by}: flood {got:?}, brute force {want:?}"
+                ),
+            }
+        }
+    }
+}
