@@ -93,7 +93,7 @@ impl Jpst {
             odds: Odds::default(),
             flood_first: true,
             flood: Flood::default(),
-            flood_odds: Odds::default(),
+            flood_odds: Odds::after_a_search(),
         }
     }
 
@@ -260,8 +260,10 @@ impl Planner for Jpst {
 }
 
 /// Row words a flood processes in about the time the temporal search
-/// takes to expand a node (measured on den520d: 25 ns against 240 ns).
-const WORDS_PER_EXPANSION: u64 = 8;
+/// takes to expand a node: 17-18 on den520d and Berlin with 100 agents,
+/// 10-11 with 500 parked agents on den520d and in maze-128-128-1 (about
+/// 12-30 ns a word against 180-290 ns an expansion).
+const WORDS_PER_EXPANSION: u64 = 16;
 
 /// Slack above the lower bound of each flood tried, in ticks.
 const FLOOD_SLACKS: [Tick; 3] = [4, 16, 64];

@@ -36,6 +36,8 @@ pub(super) struct Odds {
     pass_cost: f32,
     search_cost: f32,
     skipped: u32,
+    /// Whether to try before any temporal search was seen.
+    blind: bool,
 }
 
 impl Default for Odds {
@@ -46,15 +48,30 @@ impl Default for Odds {
             pass_cost: 0.0,
             search_cost: 0.0,
             skipped: 0,
+            blind: true,
         }
     }
 }
 
 impl Odds {
+    /// Odds that wait for a temporal search before trying: for a stage
+    /// whose success says nothing of what the search would have cost (the
+    /// flood: where it finds paths, no search runs to compare with).
+    pub(super) fn after_a_search() -> Self {
+        Self {
+            blind: false,
+            ..Self::default()
+        }
+    }
+
     /// True if this query should try the pass.
     pub(super) fn worth_trying(&mut self) -> bool {
-        // Until a temporal search has been seen, its cost is unknown: try.
-        let pays = self.search_cost == 0.0 || self.held * self.search_cost >= self.pass_cost;
+        // Until a temporal search has been seen, its cost is unknown: try,
+        // unless these odds wait for one.
+        if self.search_cost == 0.0 {
+            return self.blind;
+        }
+        let pays = self.held * self.search_cost >= self.pass_cost;
         if pays || self.skipped + 1 >= PROBE_EVERY {
             self.skipped = 0;
             true
@@ -68,12 +85,24 @@ impl Odds {
     /// or not.
     pub(super) fn passed(&mut self, held: bool, expanded: u64) {
         self.held += WEIGHT * (f32::from(u8::from(held)) - self.held);
+        // From 0, so a stage starts out looking cheap and gets a fair try.
         self.pass_cost += WEIGHT * (expanded as f32 - self.pass_cost);
     }
 
     /// Records a temporal search that took `expanded` expansions.
     pub(super) fn searched(&mut self, expanded: u64) {
-        self.search_cost += WEIGHT * (expanded as f32 - self.search_cost);
+        average(&mut self.search_cost, expanded);
+    }
+}
+
+/// Moves a running average of costs toward `cost`; the first cost seen
+/// (the average is still 0) is taken as it is, not an eighth of it, so a
+/// stage that waits for a search compares with the search's real cost.
+fn average(mean: &mut f32, cost: u64) {
+    if *mean == 0.0 {
+        *mean = cost as f32;
+    } else {
+        *mean += WEIGHT * (cost as f32 - *mean);
     }
 }
 
@@ -130,6 +159,25 @@ mod tests {
             odds.passed(true, 100);
         }
         assert!((0..4).all(|_| odds.worth_trying()));
+    }
+
+    #[test]
+    fn odds_that_wait_for_a_search_compare_with_its_real_cost() {
+        let mut odds = Odds::after_a_search();
+        assert!(!odds.worth_trying(), "no search seen yet");
+        odds.searched(1000);
+        assert!(odds.worth_trying());
+        // A stage that finds a path half the time at 400 pays against
+        // searches of 1000; one that always fails at that cost does not.
+        for k in 0..64 {
+            odds.passed(k % 2 == 0, 400);
+        }
+        assert!(odds.worth_trying());
+        for _ in 0..64 {
+            odds.passed(false, 400);
+        }
+        let tried = (0..2 * PROBE_EVERY).filter(|_| odds.worth_trying()).count();
+        assert_eq!(tried, 2);
     }
 
     #[test]
