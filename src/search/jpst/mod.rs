@@ -259,11 +259,14 @@ impl Planner for Jpst {
     }
 }
 
-/// Row words a flood processes in about the time the temporal search
-/// takes to expand a node: 17-18 on den520d and Berlin with 100 agents,
-/// 10-11 with 500 parked agents on den520d and in maze-128-128-1 (about
-/// 12-30 ns a word against 180-290 ns an expansion).
-const WORDS_PER_EXPANSION: u64 = 16;
+/// Row words a flood counts as one temporal expansion when its odds weigh
+/// it against the search. Timed side by side on the same queries, a word
+/// costs what 1/18 to 1/10 of an expansion does (12-30 ns against 180-290
+/// ns); whole sequential runs of brc202d, lak303d, ost003d, room-64-64-8
+/// and maze-128-128-1 with 16, 32 and 64 did best overall with 32 (brc202d
+/// 1.10x -> 1.33x over 16, maze-128-128-1 first 100 agents 0.87x ->
+/// 0.72-0.80x, the rest within 0.07).
+const WORDS_PER_EXPANSION: u64 = 32;
 
 /// Slack above the lower bound of each flood tried, in ticks.
 const FLOOD_SLACKS: [Tick; 3] = [4, 16, 64];
