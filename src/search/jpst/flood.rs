@@ -22,8 +22,9 @@
 
 use crate::grid::{Cell, Dir, FOREVER, NavGrid, TemporalMap, Tick};
 
-/// Most ticks one flood looks ahead.
-const MAX_TICKS: u64 = 1 << 20;
+/// Most ticks one flood looks ahead (its event queue holds a list per
+/// tick): the plugin's default horizon.
+const MAX_TICKS: u64 = 1 << 16;
 
 /// A departure event (the rest is a toggle of the blocked bit).
 const DEPARTURE: u64 = 1 << 31;
@@ -586,6 +587,42 @@ mod tests {
             now = next;
         }
         None
+    }
+
+    #[test]
+    fn a_flood_too_far_or_too_big_gives_up_before_it_allocates_much() {
+        let grid = NavGrid::new(StaticGrid::open(64, 64).unwrap());
+        let (start, goal) = (Cell::new(0, 0), Cell::new(63, 63));
+        let mut flood = Flood::default();
+        let mut words = 0;
+        // A goal free only in a million ticks: left to the temporal search.
+        let far = flood.run(
+            &grid,
+            start,
+            0,
+            goal,
+            1 << 20,
+            1 << 20,
+            u64::MAX,
+            &mut words,
+        );
+        assert_eq!(far, Flooded::TooBig);
+        assert_eq!(words, 0);
+        assert!(flood.queue.len() <= 1);
+        // A word limit stops a flood that would reach the goal.
+        let capped = flood.run(&grid, start, 0, goal, 0, 130, 200, &mut words);
+        assert_eq!(capped, Flooded::TooBig);
+        let mut words = 0;
+        let Flooded::Path(path) = flood.run(&grid, start, 0, goal, 0, 130, u64::MAX, &mut words)
+        else {
+            panic!("an open map has a path");
+        };
+        assert_eq!(path.len(), 127);
+        // A bound below the Manhattan distance: nothing to look for.
+        assert_eq!(
+            flood.run(&grid, start, 0, goal, 0, 100, u64::MAX, &mut words),
+            Flooded::NotBy
+        );
     }
 
     #[test]
