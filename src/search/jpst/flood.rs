@@ -22,6 +22,8 @@
 
 use crate::grid::{Cell, Dir, FOREVER, NavGrid, TemporalMap, Tick};
 
+use super::super::goal::cell_of;
+
 /// Most ticks one flood looks ahead (its event queue holds a list per
 /// tick): the plugin's default horizon.
 const MAX_TICKS: u64 = 1 << 16;
@@ -86,7 +88,6 @@ struct Bounds<'a> {
     start: Tick,
     arrive_by: Tick,
     goal: Cell,
-    width: u32,
 }
 
 impl Flood {
@@ -106,7 +107,6 @@ impl Flood {
         max_words: u64,
         words: &mut u64,
     ) -> Flooded {
-        let (width, height) = (grid.width(), grid.height());
         if start_tick.saturating_add(start.manhattan(goal)) > arrive_by || arrive_by == FOREVER {
             return Flooded::NotBy;
         }
@@ -121,9 +121,12 @@ impl Flood {
             start: start_tick,
             arrive_by,
             goal,
-            width,
         };
-        self.reset(width, height, (arrive_by - start_tick) as usize);
+        self.reset(
+            grid.width(),
+            grid.height(),
+            (arrive_by - start_tick) as usize,
+        );
         // Tick `start_tick`: the start alone.
         self.see_start(&b, start);
         let w = (start.x / 64) as usize;
@@ -144,7 +147,7 @@ impl Flood {
         for t in start_tick..arrive_by {
             self.apply_events(&b, t);
             let layer = self.spread(&b, t + 1, words);
-            self.mend_swaps(&b, layer);
+            self.mend_swaps(layer);
             if layer.rows == 0 {
                 return Flooded::NotBy;
             }
@@ -178,24 +181,20 @@ impl Flood {
         }
     }
 
-    /// The start enters the view at the start tick (where it is free).
+    /// The start enters the view at the start tick (where it is free): its
+    /// changes and departures from then on are queued.
     fn see_start(&mut self, b: &Bounds, start: Cell) {
-        let cell = (start.y * b.width + start.x) as usize;
+        let cell = b.grid.walls().index(start);
         let (i, bit) = self.locate(cell);
         self.seen[i] |= bit;
         let tm = b.grid.obstacles();
-        if !tm.has_timeline(cell) {
-            return;
-        }
-        let last = self.last_useful(b, cell);
-        if let Some(change) = next_change(tm, cell, b.start) {
-            self.queue_toggle(b, cell, change, last);
-        }
-        let k = tm.first_departure_from(cell, b.start);
-        if let Some((tick, _)) = tm.departure(cell, k)
-            && tick < last
-        {
-            self.queue[(tick - b.start) as usize].push(departure_event(cell, k));
+        if tm.has_timeline(cell) {
+            let last = self.last_useful(b, cell);
+            self.follow(b, cell, b.start, last);
+            let k = tm.first_departure_from(cell, b.start);
+            if let Some((tick, _)) = tm.departure(cell, k) {
+                self.queue_departure(b, cell, k, tick, last);
+            }
         }
     }
 
@@ -203,8 +202,7 @@ impl Flood {
     /// arriving by the bound: its changes after that do not matter.
     #[inline]
     fn last_useful(&self, b: &Bounds, cell: usize) -> Tick {
-        let (x, y) = (cell as u32 % b.width, cell as u32 / b.width);
-        b.arrive_by - (x.abs_diff(b.goal.x) + y.abs_diff(b.goal.y))
+        b.arrive_by - cell_of(cell, self.width as usize).manhattan(b.goal)
     }
 
     /// Cell `cell` enters the view at tick `tick` (reached from tick
@@ -221,21 +219,22 @@ impl Flood {
         if tm.busy_start(cell) > last || tm.busy_end(cell) < tick {
             return;
         }
-        if !tm.is_free(cell, tick) {
+        if !self.follow(b, cell, tick, last) {
             let (i, bit) = self.locate(cell);
             self.blocked[i] |= bit;
-        }
-        if let Some(change) = next_change(tm, cell, tick) {
-            self.queue_toggle(b, cell, change, last);
         }
         let k = tm.first_departure_from(cell, tick - 1);
         self.take_departures(b, cell, k, tick - 1, last);
     }
 
-    fn queue_toggle(&mut self, b: &Bounds, cell: usize, tick: Tick, last: Tick) {
-        if tick <= last {
-            self.queue[(tick - 1 - b.start) as usize].push((cell as u64) << 32);
+    /// Queues the cell's next change after `tick` if it comes by `last`;
+    /// returns whether the cell is free at `tick`.
+    fn follow(&mut self, b: &Bounds, cell: usize, tick: Tick, last: Tick) -> bool {
+        let (free, change) = state(b.grid.obstacles(), cell, tick);
+        if let Some(change) = change.filter(|&c| c <= last) {
+            self.queue[(change - 1 - b.start) as usize].push((cell as u64) << 32);
         }
+        free
     }
 
     /// Records the cell's departures at tick `now` from record `k` on as a
@@ -244,11 +243,10 @@ impl Flood {
     fn take_departures(&mut self, b: &Bounds, cell: usize, mut k: usize, now: Tick, last: Tick) {
         let tm = b.grid.obstacles();
         let mut dirs = 0u8;
+        let mut later = None;
         while let Some((tick, dir)) = tm.departure(cell, k) {
             if tick > now {
-                if tick < last {
-                    self.queue[(tick - b.start) as usize].push(departure_event(cell, k));
-                }
+                later = Some(tick);
                 break;
             }
             dirs |= 1 << dir as u8;
@@ -257,14 +255,24 @@ impl Flood {
         if dirs != 0 {
             self.swaps.push((cell as u32, dirs));
         }
+        if let Some(tick) = later {
+            self.queue_departure(b, cell, k, tick, last);
+        }
+    }
+
+    /// Queues the cell's departure record `k`, at tick `tick`, if that
+    /// comes before `last`.
+    fn queue_departure(&mut self, b: &Bounds, cell: usize, k: usize, tick: Tick, last: Tick) {
+        if tick < last {
+            self.queue[(tick - b.start) as usize].push(departure_event(cell, k));
+        }
     }
 
     /// The events queued for tick `t` to `t + 1`: blocked bits toggling at
     /// `t + 1`, departures during `[t, t + 1]`.
     fn apply_events(&mut self, b: &Bounds, t: Tick) {
         let slot = (t - b.start) as usize;
-        let events = std::mem::take(&mut self.queue[slot]);
-        let tm = b.grid.obstacles();
+        let mut events = std::mem::take(&mut self.queue[slot]);
         for &event in &events {
             let cell = (event >> 32) as usize;
             let last = self.last_useful(b, cell);
@@ -274,11 +282,11 @@ impl Flood {
             } else {
                 let (i, bit) = self.locate(cell);
                 self.blocked[i] ^= bit;
-                if let Some(change) = next_change(tm, cell, t + 1) {
-                    self.queue_toggle(b, cell, change, last);
-                }
+                self.follow(b, cell, t + 1, last);
             }
         }
+        // Handed back empty, to keep its capacity.
+        events.clear();
         self.queue[slot] = events;
     }
 
@@ -301,7 +309,7 @@ impl Flood {
         for y in top..bottom.max(top) {
             let r = reach - y.abs_diff(g.y);
             let x0 = g.x.saturating_sub(r);
-            let x1 = g.x.saturating_add(r).min(b.width - 1);
+            let x1 = g.x.saturating_add(r).min(self.width - 1);
             let up = self.span(prev, y as i64 - 1);
             let mid = self.span(prev, y as i64);
             let down = self.span(prev, y as i64 + 1);
@@ -338,7 +346,7 @@ impl Flood {
                         self.seen[i] |= fresh;
                         while fresh != 0 {
                             let x = w * 64 + fresh.trailing_zeros();
-                            self.see(b, (y * b.width + x) as usize, tick);
+                            self.see(b, (y * self.width + x) as usize, tick);
                             fresh &= fresh - 1;
                         }
                     }
@@ -386,7 +394,7 @@ impl Flood {
 
     /// Takes out of the newest layer every cell that only a move swapping
     /// places with an obstacle reaches.
-    fn mend_swaps(&mut self, b: &Bounds, layer: Layer) {
+    fn mend_swaps(&mut self, layer: Layer) {
         if self.swaps.is_empty() {
             return;
         }
@@ -401,7 +409,7 @@ impl Flood {
                 dirs |= swaps[k].1;
                 k += 1;
             }
-            let here = Cell::new(cell % b.width, cell / b.width);
+            let here = cell_of(cell as usize, self.width as usize);
             if !self.has(layer, here) {
                 continue;
             }
@@ -412,7 +420,7 @@ impl Flood {
                     dirs & (1 << dir as u8) == 0
                         && here
                             .step(dir)
-                            .is_some_and(|from| from.x < b.width && self.has(before, from))
+                            .is_some_and(|from| from.x < self.width && self.has(before, from))
                 });
             if !reachable {
                 self.clear(layer, here);
@@ -438,7 +446,7 @@ impl Flood {
                 .chain(std::iter::once(here))
                 .chain(Dir::ALL.iter().filter_map(|&d| here.step(d)))
                 .find(|&from| {
-                    from.x < b.width
+                    from.x < self.width
                         && from.y < b.grid.height()
                         && self.has(layer, from)
                         && b.grid.can_step(from, here, t)
@@ -453,9 +461,11 @@ impl Flood {
     /// The word of cell `cell` (dense index) in the bit fields, and its bit.
     #[inline]
     fn locate(&self, cell: usize) -> (usize, u64) {
-        let width = self.width as usize;
-        let (x, y) = (cell % width, cell / width);
-        (y * self.stride + x / 64, 1 << (x % 64))
+        let at = cell_of(cell, self.width as usize);
+        (
+            at.y as usize * self.stride + at.x as usize / 64,
+            1 << (at.x % 64),
+        )
     }
 
     /// The span of row `y` in `layer` (empty outside it).
@@ -505,18 +515,19 @@ fn band(w: u32, x0: u32, x1: u32) -> u64 {
     (u64::MAX << lo) & (u64::MAX >> (63 - hi))
 }
 
-/// The first tick after `tick` at which the cell changes between free and
-/// blocked, if any.
-fn next_change(tm: &TemporalMap, cell: usize, tick: Tick) -> Option<Tick> {
-    if tm.busy_end(cell) <= tick {
-        return None;
-    }
-    let safe = tm.safe_intervals(cell);
-    let i = safe.partition_point(|iv| iv.end < tick);
-    match safe.get(i) {
-        Some(iv) if iv.start <= tick => iv.end.checked_add(1).filter(|&t| t != FOREVER),
-        Some(iv) => Some(iv.start),
-        None => None,
+/// Whether the cell is free at `tick`, and the first later tick at which
+/// that changes (blocked from, or free again from), if any: one safe
+/// interval look-up.
+fn state(tm: &TemporalMap, cell: usize, tick: Tick) -> (bool, Option<Tick>) {
+    match tm.interval_at(cell, tick) {
+        // Free until its safe interval ends (never, for the last one).
+        Some(i) => (true, tm.safe_until(cell, i, tick).checked_add(1)),
+        // Blocked until the next safe interval starts, if one does.
+        None => {
+            let safe = tm.safe_intervals(cell);
+            let next = safe.partition_point(|iv| iv.start <= tick);
+            (false, safe.get(next).map(|iv| iv.start))
+        }
     }
 }
 

@@ -25,7 +25,7 @@ mod reroute;
 mod scan;
 mod static_first;
 
-use crate::grid::{DirSet, FOREVER, NavGrid, Tick};
+use crate::grid::{Cell, DirSet, FOREVER, NavGrid, Tick};
 
 use super::Planner;
 use super::error::PlanError;
@@ -285,7 +285,7 @@ fn flood_fill(
     p: &Prepared,
     lower: Tick,
     words: &mut u64,
-) -> Option<Vec<crate::grid::Cell>> {
+) -> Option<Vec<Cell>> {
     let start = query.start_tick;
     let last = query
         .horizon
