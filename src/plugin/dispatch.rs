@@ -7,6 +7,8 @@
 //! applied exactly at that tick, waiting for the task if it is late, so the
 //! same inputs give the same trajectories whatever the thread count.
 
+use std::sync::{Mutex, PoisonError};
+
 use bevy::platform::collections::HashSet;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on};
@@ -14,7 +16,7 @@ use crossbeam_channel::{Receiver, unbounded};
 
 use crate::grid::{Cell, NavGrid, Regions, StaticGrid, Tick};
 use crate::search::Query as PathQuery;
-use crate::search::{GoalPolicy, PlanError, Waypoint};
+use crate::search::{GoalPolicy, Heuristic, PlanError, Planner, PlannerKind, Waypoint};
 
 use super::components::{AgentState, MoveOrder, NavAgent, Retry, TemporalPath};
 use super::diagnostics::NavStats;
@@ -59,15 +61,43 @@ struct Batch {
     start_tick: Tick,
     /// [`NavGrid::stamp`] of the world's grid when the batch was dispatched.
     snapshot_stamp: u64,
-    /// Plans the batch and hands back the snapshot with every plan in it.
-    task: Task<NavGrid>,
+    /// Plans the batch and hands back the snapshot with every plan in it,
+    /// and the planner.
+    task: Task<(NavGrid, Kept)>,
     answers: Receiver<Answer>,
+}
+
+/// A planner kept from batch to batch, with what it was built for: its
+/// buffers stay allocated and it remembers which of its stages have been
+/// paying (JPST's odds) instead of learning again every batch.
+struct Kept {
+    kind: PlannerKind,
+    heuristic: Heuristic,
+    /// Only ever used by one batch at a time; the lock makes the resource
+    /// holding it shareable between systems.
+    planner: Mutex<Box<dyn Planner>>,
+}
+
+impl Kept {
+    /// `kept` if it was built for `settings`, else a new planner.
+    fn or_build(kept: Option<Kept>, settings: &NavSettings) -> Kept {
+        match kept {
+            Some(k) if k.kind == settings.planner && k.heuristic == settings.heuristic => k,
+            _ => Kept {
+                kind: settings.planner,
+                heuristic: settings.heuristic,
+                planner: Mutex::new(settings.planner.build(settings.heuristic)),
+            },
+        }
+    }
 }
 
 /// The batch being planned, if any.
 #[derive(Resource, Default)]
 pub(crate) struct InFlight {
     batch: Option<Batch>,
+    /// The planner, between batches.
+    planner: Option<Kept>,
     /// A grid replaced by a batch's, to be dropped by the next batch's task
     /// rather than on the main thread.
     retired: Option<NavGrid>,
@@ -185,11 +215,23 @@ pub(crate) fn dispatch(
     let settings = *settings;
     let (sender, answers) = unbounded();
     let retired = in_flight.retired.take();
+    let mut kept = Kept::or_build(in_flight.planner.take(), &settings);
     let task = AsyncComputeTaskPool::get().spawn(async move {
         drop(retired);
-        plan_batch(snapshot, requests, start_tick, &settings, |a| {
-            let _ = sender.send(a);
-        })
+        let grid = plan_batch(
+            snapshot,
+            requests,
+            start_tick,
+            &settings,
+            kept.planner
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner)
+                .as_mut(),
+            |a| {
+                let _ = sender.send(a);
+            },
+        );
+        (grid, kept)
     });
     in_flight.batch = Some(Batch {
         start_tick,
@@ -211,9 +253,9 @@ fn plan_batch(
     requests: Vec<Request>,
     start_tick: Tick,
     settings: &NavSettings,
+    planner: &mut dyn Planner,
     mut send: impl FnMut(Answer),
 ) -> NavGrid {
-    let mut planner = settings.planner.build(settings.heuristic);
     let mut expanded = 0u64;
     let mut plan = |req: &Request, grid: &mut NavGrid, expanded: &mut u64| {
         req.old.remove(grid);
@@ -330,7 +372,8 @@ pub(crate) fn receive(
     let batch = in_flight.batch.take().expect("checked above");
     // Determinism: the batch is applied at its tick however late the task is.
     let waited = std::time::Instant::now();
-    let planned = block_on(batch.task);
+    let (planned, kept) = block_on(batch.task);
+    in_flight.planner = Some(kept);
     stats.wait_micros += waited.elapsed().as_secs_f64() * 1e6;
     let now = world.tick;
     let answers: Vec<Answer> = batch.answers.try_iter().collect();
