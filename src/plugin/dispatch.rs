@@ -7,8 +7,7 @@
 //! applied exactly at that tick, waiting for the task if it is late, so the
 //! same inputs give the same trajectories whatever the thread count.
 
-use std::sync::{Mutex, PoisonError};
-
+use bevy::platform::cell::SyncCell;
 use bevy::platform::collections::HashSet;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on};
@@ -73,9 +72,9 @@ struct Batch {
 struct Kept {
     kind: PlannerKind,
     heuristic: Heuristic,
-    /// Only ever used by one batch at a time; the lock makes the resource
-    /// holding it shareable between systems.
-    planner: Mutex<Box<dyn Planner>>,
+    /// Used only through `&mut` (by one batch at a time), which makes the
+    /// resource holding it shareable between systems.
+    planner: SyncCell<Box<dyn Planner>>,
 }
 
 impl Kept {
@@ -86,7 +85,7 @@ impl Kept {
             _ => Kept {
                 kind: settings.planner,
                 heuristic: settings.heuristic,
-                planner: Mutex::new(settings.planner.build(settings.heuristic)),
+                planner: SyncCell::new(settings.planner.build(settings.heuristic)),
             },
         }
     }
@@ -223,10 +222,7 @@ pub(crate) fn dispatch(
             requests,
             start_tick,
             &settings,
-            kept.planner
-                .get_mut()
-                .unwrap_or_else(PoisonError::into_inner)
-                .as_mut(),
+            kept.planner.get().as_mut(),
             |a| {
                 let _ = sender.send(a);
             },

@@ -163,9 +163,9 @@ impl Jpst {
     ///
     /// Every 32 row words the flood processes count as one expansion (a
     /// word takes a tenth to an eighteenth of an expansion's time) in
-    /// [`Planner::last_stats`] and against
-    /// [`Query::budget`], which the flood gets in full, like the pass: a
-    /// query may expand up to three times its budget in all.
+    /// [`Planner::last_stats`] and against [`Query::budget`], which the
+    /// flood gets in full, like the pass: a query may expand up to three
+    /// times its budget in all.
     pub fn with_flood(mut self, on: bool) -> Self {
         self.flood_first = on;
         self
