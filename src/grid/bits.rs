@@ -57,6 +57,18 @@ impl BitRows {
         self.words[w] >> b & 1 != 0
     }
 
+    /// The bit of cell `(x, y)`, which may lie one cell off the field on
+    /// any side (the padding, zero).
+    #[inline]
+    pub fn get_padded(&self, x: i64, y: i64) -> bool {
+        debug_assert!(
+            (-1..=i64::from(self.width)).contains(&x) && (-1..=i64::from(self.height)).contains(&y),
+            "bit ({x},{y}) off the padding"
+        );
+        let bit = (LEFT_PAD_BITS as i64 + x) as usize;
+        self.words[(y + 1) as usize * self.stride + bit / 64] >> (bit % 64) & 1 != 0
+    }
+
     /// Sets the bit of cell `(x, y)`, which must lie on the field.
     #[inline]
     pub fn set(&mut self, x: u32, y: u32, value: bool) {

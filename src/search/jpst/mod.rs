@@ -154,15 +154,17 @@ impl Jpst {
     /// the arrival is the earliest. It only looks for paths arriving within
     /// a few ticks of a lower bound (the bare path's length, or the
     /// Manhattan distance, or when the goal is free for good), which keeps
-    /// it to a thin band of cells around the near-shortest paths; it tries
-    /// 4, 16 and then 64 ticks of slack before giving the query to the
-    /// temporal search. Like the pass, it is tried only while it has been
+    /// it to a thin band of cells around the near-shortest paths (a cell
+    /// further from the goal on foot than the ticks left is dropped); it
+    /// tries 4, 16 and then 64 ticks of slack before giving the query to
+    /// the temporal search. Like the pass, it is tried only while it has been
     /// paying (in mazes crowded with units, arrivals are often hundreds of
     /// ticks late and the band is no thinner than the maze), probing once
     /// in 16 queries otherwise.
     ///
-    /// Every 32 row words the flood processes count as one expansion (a
-    /// word takes a tenth to an eighteenth of an expansion's time) in
+    /// Every 32 row words the flood processes, and every 32 cells its
+    /// search of walking distances finds, count as one expansion (a word
+    /// takes a tenth to an eighteenth of an expansion's time) in
     /// [`Planner::last_stats`] and against [`Query::budget`], which the
     /// flood gets in full, like the pass: a query may expand up to three
     /// times its budget in all.

@@ -9,44 +9,39 @@
 //! time-expanded grid, so the first tick at which the goal is reachable
 //! (and, with the `Stay` policy, free for good) is the earliest arrival.
 //!
-//! Only paths arriving by the bound `arrive_by` are looked for: a cell
-//! whose Manhattan distance to the goal exceeds `arrive_by - t` cannot lie
-//! on one at tick `t`, so each tick floods only the diamond of cells within
-//! that distance. With a bound a few ticks above the optimum the flooded
-//! cells are a thin band around the near-shortest paths, a few words a
-//! row. A cell enters the flood's view when it is first reached: its state
-//! at that tick is read from its safe intervals, and its later changes
-//! (blocked, free again, an obstacle leaving it) are queued by tick, so the
-//! work grows with the band and the activity inside it, not with the map
-//! or the number of obstacles.
+//! Only paths arriving by the bound `arrive_by` are looked for: a cell from
+//! which the goal is more than `arrive_by - t` steps away on foot, over
+//! the walls alone, cannot lie on one at tick `t` (moving obstacles only
+//! make ways longer). Those walking distances come from a breadth-first
+//! search from the goal (`distance.rs`); a cell too far when first reached
+//! is never taken in, and one that gets too far later is dropped at that
+//! tick. With a bound a few ticks above the optimum the flooded cells are
+//! a thin band around the near-shortest paths, a few words a row, even
+//! where corridors wind; the words looked at stay within the Manhattan
+//! diamond around the goal. A cell enters the flood's view when it is
+//! first reached: its state at that tick is read from its safe intervals,
+//! and its later changes (blocked, free again, an obstacle leaving it) are
+//! queued by tick, so the work grows with the band and the activity inside
+//! it, not with the map or the number of obstacles.
+
+mod distance;
+mod layers;
 
 use crate::grid::{Cell, Dir, FOREVER, NavGrid, TemporalMap, Tick};
 
 use super::super::goal::cell_of;
+use distance::{FAR, GoalDistances, Searched};
+use layers::{Layer, Layers};
 
 /// Most ticks one flood looks ahead (its event queue holds a list per
 /// tick): the plugin's default horizon.
 const MAX_TICKS: u64 = 1 << 16;
 
-/// A departure event (the rest is a toggle of the blocked bit).
+/// A departure event (the rest is a toggle of the blocked bit, or a drop).
 const DEPARTURE: u64 = 1 << 31;
 
-/// The words `lo..hi` of one row of a reached set, stored at `arena[at..]`.
-#[derive(Clone, Copy, Debug, Default)]
-struct RowSpan {
-    lo: u32,
-    hi: u32,
-    at: u32,
-}
-
-/// The reached set of one tick: rows `top..top + rows`, whose spans are
-/// `spans[first..first + rows]`.
-#[derive(Clone, Copy, Debug)]
-struct Layer {
-    top: u32,
-    rows: u32,
-    first: u32,
-}
+/// A cell gets too far from the goal to matter.
+const DROP: u64 = 1 << 30;
 
 /// What a flood found.
 #[derive(Debug, PartialEq, Eq)]
@@ -71,11 +66,14 @@ pub(super) struct Flood {
     /// Cells that entered the flood's view.
     seen: Vec<u64>,
     /// The reached sets, tick after tick.
-    arena: Vec<u64>,
-    spans: Vec<RowSpan>,
-    layers: Vec<Layer>,
+    reached: Layers,
+    /// Cells seen that can still lie on a path arriving by the bound.
+    alive: Vec<u64>,
+    /// Walking distances to the goal.
+    distances: GoalDistances,
     /// Events by tick, relative to the start tick: a toggle of the blocked
-    /// bit at tick `t + 1` or a departure at tick `t` sits at `t - start`.
+    /// bit at tick `t + 1`, a departure at tick `t`, or a cell too far to
+    /// matter from tick `t + 1` on sits at `t - start`.
     queue: Vec<Vec<u64>>,
     /// The cells obstacles leave during the current tick, with the
     /// directions they leave in (a bit per [`Dir`]).
@@ -93,8 +91,9 @@ struct Bounds<'a> {
 impl Flood {
     /// Floods from `start` at tick `start_tick` toward `goal` (which counts
     /// only from tick `goal_ready` on), looking for paths arriving by tick
-    /// `arrive_by`. Processes at most `max_words` row words; adds the words
-    /// processed to `words`.
+    /// `arrive_by`. Processes at most `max_words` row words (each cell the
+    /// distance search finds counts as one); adds the words processed to
+    /// `words`.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn run(
         &mut self,
@@ -122,25 +121,29 @@ impl Flood {
             arrive_by,
             goal,
         };
+        if !grid.walls().is_passable(goal) {
+            return Flooded::NotBy;
+        }
         self.reset(
             grid.width(),
             grid.height(),
             (arrive_by - start_tick) as usize,
         );
+        match self.distances.search(
+            grid.walls(),
+            start,
+            goal,
+            arrive_by - start_tick,
+            max_words,
+            words,
+        ) {
+            Searched::Reached => {}
+            Searched::TooFar => return Flooded::NotBy,
+            Searched::TooBig => return Flooded::TooBig,
+        }
         // Tick `start_tick`: the start alone.
         self.see_start(&b, start);
-        let w = (start.x / 64) as usize;
-        self.arena.push(1 << (start.x % 64));
-        self.spans.push(RowSpan {
-            lo: w as u32,
-            hi: w as u32 + 1,
-            at: 0,
-        });
-        self.layers.push(Layer {
-            top: start.y,
-            rows: 1,
-            first: 0,
-        });
+        self.reached.push_single(start);
         if start == goal && start_tick >= goal_ready {
             return Flooded::Path(vec![start]);
         }
@@ -151,7 +154,7 @@ impl Flood {
             if layer.rows == 0 {
                 return Flooded::NotBy;
             }
-            if t + 1 >= goal_ready && self.has(layer, goal) {
+            if t + 1 >= goal_ready && self.reached.has(layer, goal) {
                 return self.trace(&b, t + 1).map_or(Flooded::NotBy, Flooded::Path);
             }
             if *words > max_words {
@@ -165,13 +168,11 @@ impl Flood {
         self.width = width;
         self.stride = (width as usize).div_ceil(64);
         let size = self.stride * height as usize;
-        for bits in [&mut self.blocked, &mut self.seen] {
+        for bits in [&mut self.blocked, &mut self.seen, &mut self.alive] {
             bits.clear();
             bits.resize(size, 0);
         }
-        self.arena.clear();
-        self.spans.clear();
-        self.layers.clear();
+        self.reached.clear();
         self.swaps.clear();
         if self.queue.len() < steps {
             self.queue.resize_with(steps, Vec::new);
@@ -187,9 +188,9 @@ impl Flood {
         let cell = b.grid.walls().index(start);
         let (i, bit) = self.locate(cell);
         self.seen[i] |= bit;
+        let last = self.keep(b, cell);
         let tm = b.grid.obstacles();
         if tm.has_timeline(cell) {
-            let last = self.last_useful(b, cell);
             self.follow(b, cell, b.start, last);
             let k = tm.first_departure_from(cell, b.start);
             if let Some((tick, _)) = tm.departure(cell, k) {
@@ -198,21 +199,41 @@ impl Flood {
         }
     }
 
-    /// The last tick at which cell `cell` (dense index) can lie on a path
-    /// arriving by the bound: its changes after that do not matter.
+    /// The last tick at which cell `cell` (dense index), whose distance to
+    /// the goal is known, can lie on a path arriving by the bound: its
+    /// changes after that do not matter.
     #[inline]
     fn last_useful(&self, b: &Bounds, cell: usize) -> Tick {
-        b.arrive_by - cell_of(cell, self.width as usize).manhattan(b.goal)
+        b.arrive_by - self.distances.steps(cell)
+    }
+
+    /// Takes cell `cell` (dense index), near enough to the goal, into the
+    /// cells that can still matter, and queues its dropping when it gets
+    /// too far; returns the last tick it can matter.
+    fn keep(&mut self, b: &Bounds, cell: usize) -> Tick {
+        let (i, bit) = self.locate(cell);
+        self.alive[i] |= bit;
+        let last = self.last_useful(b, cell);
+        if last < b.arrive_by {
+            self.queue[(last - b.start) as usize].push((cell as u64) << 32 | DROP);
+        }
+        last
     }
 
     /// Cell `cell` enters the view at tick `tick` (reached from tick
     /// `tick - 1`).
     fn see(&mut self, b: &Bounds, cell: usize, tick: Tick) {
+        // Too far from the goal on foot to arrive by the bound, now and so
+        // for ever after: never taken in.
+        let steps = self.distances.steps(cell);
+        if steps == FAR || steps > b.arrive_by - tick {
+            return;
+        }
+        let last = self.keep(b, cell);
         let tm = b.grid.obstacles();
         if !tm.has_timeline(cell) {
             return;
         }
-        let last = self.last_useful(b, cell);
         // Nothing happens there while it matters, or nothing since before
         // `tick - 1` (a cell blocked for good stays busy for ever): free
         // throughout, and no departure to mind.
@@ -269,14 +290,18 @@ impl Flood {
     }
 
     /// The events queued for tick `t` to `t + 1`: blocked bits toggling at
-    /// `t + 1`, departures during `[t, t + 1]`.
+    /// `t + 1`, departures during `[t, t + 1]`, cells too far to matter
+    /// from `t + 1` on.
     fn apply_events(&mut self, b: &Bounds, t: Tick) {
         let slot = (t - b.start) as usize;
         let mut events = std::mem::take(&mut self.queue[slot]);
         for &event in &events {
             let cell = (event >> 32) as usize;
             let last = self.last_useful(b, cell);
-            if event & DEPARTURE != 0 {
+            if event & DEPARTURE == 0 && event & DROP != 0 {
+                let (i, bit) = self.locate(cell);
+                self.alive[i] &= !bit;
+            } else if event & DEPARTURE != 0 {
                 let k = (event & (DEPARTURE - 1)) as usize;
                 self.take_departures(b, cell, k, t, last);
             } else {
@@ -293,53 +318,40 @@ impl Flood {
     /// Builds the reached set of tick `tick` from the last one, without the
     /// swap conflicts, and returns it.
     fn spread(&mut self, b: &Bounds, tick: Tick, words: &mut u64) -> Layer {
-        let prev = *self.layers.last().expect("the start tick's layer");
-        let reach = b.arrive_by - tick;
-        let height = b.grid.height();
+        let prev = self.reached.last();
+        let left = b.arrive_by - tick;
+        let (width, height) = (self.width, b.grid.height());
         let g = b.goal;
-        let top = prev.top.saturating_sub(1).max(g.y.saturating_sub(reach));
-        let bottom = (prev.top + prev.rows + 1)
+        // The rows of the diamond of cells within `left` steps of the goal.
+        let top = prev.top.saturating_sub(1).max(g.y.saturating_sub(left));
+        let bottom = (prev.bottom() + 1)
             .min(height)
-            .min(g.y.saturating_add(reach).saturating_add(1));
-        let first = self.spans.len() as u32;
+            .min(g.y.saturating_add(left).saturating_add(1));
         let walls = b.grid.walls().rows();
+        let mut layer = self.reached.begin(top);
         // A row looked at counts as a word even where it holds none, so the
         // word limit also bounds the row records kept.
         *words += u64::from(bottom.saturating_sub(top));
         for y in top..bottom.max(top) {
-            let r = reach - y.abs_diff(g.y);
-            let x0 = g.x.saturating_sub(r);
-            let x1 = g.x.saturating_add(r).min(self.width - 1);
-            let up = self.span(prev, y as i64 - 1);
-            let mid = self.span(prev, y as i64);
-            let down = self.span(prev, y as i64 + 1);
-            let sources = [up, mid, down].into_iter().filter(|s| s.lo < s.hi);
-            let (lo, hi) = sources.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s.lo), hi.max(s.hi)));
+            let r = left - y.abs_diff(g.y);
+            let (x0, x1) = (g.x.saturating_sub(r), g.x.saturating_add(r).min(width - 1));
+            let up = self.reached.span(prev, i64::from(y) - 1);
+            let mid = self.reached.span(prev, i64::from(y));
+            let down = self.reached.span(prev, i64::from(y) + 1);
+            let (lo, hi) = [up, mid, down]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s.lo), hi.max(s.hi)));
             // One word more on each side for bits carried across words.
             let lo = lo.saturating_sub(1).max(x0 / 64);
-            let hi = hi
-                .saturating_add(1)
-                .min(self.stride as u32)
-                .min(x1 / 64 + 1);
-            let at = self.arena.len();
-            let mut span = RowSpan {
-                lo,
-                hi: lo,
-                at: at as u32,
-            };
+            let hi = hi.saturating_add(1).min(x1 / 64 + 1);
+            let at = self.reached.row_start();
             if lo < hi {
                 *words += u64::from(hi - lo);
                 for w in lo..hi {
-                    let m = self.word(mid, w);
-                    let left = if w > 0 {
-                        self.word(mid, w - 1) >> 63
-                    } else {
-                        0
-                    };
-                    let right = self.word(mid, w + 1) << 63;
-                    let mut d =
-                        m | self.word(up, w) | self.word(down, w) | m << 1 | m >> 1 | left | right;
-                    d &= walls.window_right(w * 64, y as i64) & band(w, x0, x1);
+                    let d = self.reached.spread_word(up, mid, down, w)
+                        & walls.window_right(w * 64, i64::from(y))
+                        & window(w, x0, x1);
                     let i = y as usize * self.stride + w as usize;
                     let mut fresh = d & !self.seen[i];
                     if fresh != 0 {
@@ -350,46 +362,12 @@ impl Flood {
                             fresh &= fresh - 1;
                         }
                     }
-                    self.arena.push(d & !self.blocked[i]);
+                    self.reached.push_word(d & self.alive[i] & !self.blocked[i]);
                 }
-                // Keep the span tight: leading and trailing zero words go.
-                let row = &self.arena[at..];
-                let lead = row.iter().take_while(|&&v| v == 0).count();
-                let trail = row[lead..].iter().rev().take_while(|&&v| v == 0).count();
-                let kept = row.len() - lead - trail;
-                self.arena.copy_within(at + lead..at + lead + kept, at);
-                self.arena.truncate(at + kept);
-                span.lo = lo + lead as u32;
-                span.hi = span.lo + kept as u32;
             }
-            self.spans.push(span);
+            self.reached.end_row(&mut layer, at, lo.min(hi));
         }
-        let mut layer = Layer {
-            top,
-            rows: bottom.saturating_sub(top),
-            first,
-        };
-        self.trim(&mut layer);
-        self.layers.push(layer);
-        layer
-    }
-
-    /// Drops the empty rows at both ends of a layer.
-    fn trim(&mut self, layer: &mut Layer) {
-        while layer.rows > 0
-            && self.spans[layer.first as usize].lo == self.spans[layer.first as usize].hi
-        {
-            layer.first += 1;
-            layer.top += 1;
-            layer.rows -= 1;
-        }
-        while layer.rows > 0 {
-            let last = self.spans[(layer.first + layer.rows - 1) as usize];
-            if last.lo < last.hi {
-                break;
-            }
-            layer.rows -= 1;
-        }
+        self.reached.finish(layer)
     }
 
     /// Takes out of the newest layer every cell that only a move swapping
@@ -400,7 +378,7 @@ impl Flood {
         }
         let mut swaps = std::mem::take(&mut self.swaps);
         swaps.sort_unstable_by_key(|&(cell, _)| cell);
-        let before = self.layers[self.layers.len() - 2];
+        let before = self.reached.get(self.reached.len() - 2);
         let mut k = 0;
         while k < swaps.len() {
             let cell = swaps[k].0;
@@ -410,20 +388,20 @@ impl Flood {
                 k += 1;
             }
             let here = cell_of(cell as usize, self.width as usize);
-            if !self.has(layer, here) {
+            if !self.reached.has(layer, here) {
                 continue;
             }
             // An obstacle leaving toward `dir` forbids the move from the
             // neighbour there; waiting or any other neighbour will do.
-            let reachable = self.has(before, here)
+            let reachable = self.reached.has(before, here)
                 || Dir::ALL.iter().any(|&dir| {
                     dirs & (1 << dir as u8) == 0
-                        && here
-                            .step(dir)
-                            .is_some_and(|from| from.x < self.width && self.has(before, from))
+                        && here.step(dir).is_some_and(|from| {
+                            from.x < self.width && self.reached.has(before, from)
+                        })
                 });
             if !reachable {
-                self.clear(layer, here);
+                self.reached.remove(layer, here);
             }
         }
         swaps.clear();
@@ -437,7 +415,7 @@ impl Flood {
         let mut here = b.goal;
         let mut ahead: Option<Dir> = None;
         for t in (b.start..arrival).rev() {
-            let layer = self.layers[(t - b.start) as usize];
+            let layer = self.reached.get((t - b.start) as usize);
             // Keep going straight where possible, then wait, then turn:
             // fewer turns make fewer waypoints.
             let straight = ahead.and_then(|d| here.step(d.reverse()));
@@ -448,7 +426,7 @@ impl Flood {
                 .find(|&from| {
                     from.x < self.width
                         && from.y < b.grid.height()
-                        && self.has(layer, from)
+                        && self.reached.has(layer, from)
                         && b.grid.can_step(from, here, t)
                 })?;
             ahead = from.dir_to(here);
@@ -467,52 +445,20 @@ impl Flood {
             1 << (at.x % 64),
         )
     }
-
-    /// The span of row `y` in `layer` (empty outside it).
-    #[inline]
-    fn span(&self, layer: Layer, y: i64) -> RowSpan {
-        let row = y - i64::from(layer.top);
-        if row < 0 || row >= i64::from(layer.rows) {
-            return RowSpan::default();
-        }
-        self.spans[(layer.first as i64 + row) as usize]
-    }
-
-    #[inline]
-    fn word(&self, span: RowSpan, w: u32) -> u64 {
-        if w >= span.lo && w < span.hi {
-            self.arena[(span.at + w - span.lo) as usize]
-        } else {
-            0
-        }
-    }
-
-    fn has(&self, layer: Layer, cell: Cell) -> bool {
-        let span = self.span(layer, i64::from(cell.y));
-        self.word(span, cell.x / 64) >> (cell.x % 64) & 1 != 0
-    }
-
-    fn clear(&mut self, layer: Layer, cell: Cell) {
-        let span = self.span(layer, i64::from(cell.y));
-        let w = cell.x / 64;
-        if w >= span.lo && w < span.hi {
-            self.arena[(span.at + w - span.lo) as usize] &= !(1 << (cell.x % 64));
-        }
-    }
-}
-
-fn departure_event(cell: usize, k: usize) -> u64 {
-    (cell as u64) << 32 | DEPARTURE | (k as u64 & (DEPARTURE - 1))
 }
 
 /// The bits of word `w` (cells `64 w .. 64 w + 63`) for cells `x0..=x1`;
 /// `w` lies between `x0 / 64` and `x1 / 64`.
 #[inline]
-fn band(w: u32, x0: u32, x1: u32) -> u64 {
+fn window(w: u32, x0: u32, x1: u32) -> u64 {
     let base = w * 64;
     let lo = x0.saturating_sub(base);
     let hi = (x1 - base).min(63);
     (u64::MAX << lo) & (u64::MAX >> (63 - hi))
+}
+
+fn departure_event(cell: usize, k: usize) -> u64 {
+    (cell as u64) << 32 | DEPARTURE | (k as u64 & (DEPARTURE - 1))
 }
 
 /// Whether the cell is free at `tick`, and the first later tick at which

@@ -1,0 +1,196 @@
+//! A stack of cell sets, one per tick or per distance, stored as bit rows:
+//! each row keeps only the words from its first to its last set bit, so a
+//! thin band of cells costs a few words a row.
+
+use crate::grid::Cell;
+
+/// The words `lo..hi` of one row of a set, stored at `arena[at..]`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct RowSpan {
+    pub lo: u32,
+    pub hi: u32,
+    at: u32,
+}
+
+impl RowSpan {
+    /// Whether the row holds no word.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.lo >= self.hi
+    }
+}
+
+/// One set of the stack: rows `top..top + rows`, whose spans are
+/// `spans[first..first + rows]`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Layer {
+    pub top: u32,
+    pub rows: u32,
+    first: u32,
+}
+
+impl Layer {
+    /// One past the last row.
+    #[inline]
+    pub fn bottom(self) -> u32 {
+        self.top + self.rows
+    }
+}
+
+/// Cell sets pushed one after the other, each built row by row.
+#[derive(Debug, Default)]
+pub(super) struct Layers {
+    arena: Vec<u64>,
+    spans: Vec<RowSpan>,
+    layers: Vec<Layer>,
+}
+
+impl Layers {
+    /// Forgets every set, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.arena.clear();
+        self.spans.clear();
+        self.layers.clear();
+    }
+
+    /// Pushes the set holding `cell` alone.
+    pub fn push_single(&mut self, cell: Cell) {
+        let w = cell.x / 64;
+        let at = self.arena.len() as u32;
+        self.arena.push(1 << (cell.x % 64));
+        self.layers.push(Layer {
+            top: cell.y,
+            rows: 1,
+            first: self.spans.len() as u32,
+        });
+        self.spans.push(RowSpan {
+            lo: w,
+            hi: w + 1,
+            at,
+        });
+    }
+
+    /// How many sets are stacked.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.layers.len()
+    }
+
+    /// Set `k`, counted from the bottom of the stack.
+    #[inline]
+    pub fn get(&self, k: usize) -> Layer {
+        self.layers[k]
+    }
+
+    /// The newest set.
+    #[inline]
+    pub fn last(&self) -> Layer {
+        *self.layers.last().expect("a set was pushed")
+    }
+
+    /// The span of row `y` in `layer` (empty outside it).
+    #[inline]
+    pub fn span(&self, layer: Layer, y: i64) -> RowSpan {
+        let row = y - i64::from(layer.top);
+        if row < 0 || row >= i64::from(layer.rows) {
+            return RowSpan::default();
+        }
+        self.spans[(layer.first as i64 + row) as usize]
+    }
+
+    /// Word `w` of a row (zero outside its span).
+    #[inline]
+    pub fn word(&self, span: RowSpan, w: u32) -> u64 {
+        if w >= span.lo && w < span.hi {
+            self.arena[(span.at + w - span.lo) as usize]
+        } else {
+            0
+        }
+    }
+
+    /// Word `w` of row `mid` with its four neighbours' bits: row `up`,
+    /// row `down`, and the cells left and right in `mid` (carried across
+    /// words). Rows `up`, `mid` and `down` come from the same set.
+    #[inline]
+    pub fn spread_word(&self, up: RowSpan, mid: RowSpan, down: RowSpan, w: u32) -> u64 {
+        let m = self.word(mid, w);
+        let left = if w > 0 {
+            self.word(mid, w - 1) >> 63
+        } else {
+            0
+        };
+        let right = self.word(mid, w + 1) << 63;
+        m | self.word(up, w) | self.word(down, w) | m << 1 | m >> 1 | left | right
+    }
+
+    /// Whether `cell` is in `layer`.
+    pub fn has(&self, layer: Layer, cell: Cell) -> bool {
+        let span = self.span(layer, i64::from(cell.y));
+        self.word(span, cell.x / 64) >> (cell.x % 64) & 1 != 0
+    }
+
+    /// Takes `cell` out of `layer`.
+    pub fn remove(&mut self, layer: Layer, cell: Cell) {
+        let span = self.span(layer, i64::from(cell.y));
+        let w = cell.x / 64;
+        if w >= span.lo && w < span.hi {
+            self.arena[(span.at + w - span.lo) as usize] &= !(1 << (cell.x % 64));
+        }
+    }
+
+    /// Starts a new set whose first row is `top`.
+    pub fn begin(&self, top: u32) -> Layer {
+        Layer {
+            top,
+            rows: 0,
+            first: self.spans.len() as u32,
+        }
+    }
+
+    /// Where the next row of the set being built starts.
+    #[inline]
+    pub fn row_start(&self) -> usize {
+        self.arena.len()
+    }
+
+    /// Appends a word to the row being built.
+    #[inline]
+    pub fn push_word(&mut self, word: u64) {
+        self.arena.push(word);
+    }
+
+    /// Ends a row of the set being built (see [`begin`](Self::begin)): the
+    /// words pushed since [`row_start`](Self::row_start) gave `at`, which
+    /// are words `lo..` of the row.
+    pub fn end_row(&mut self, layer: &mut Layer, at: usize, lo: u32) {
+        // Keep the span tight: leading and trailing zero words go.
+        let row = &self.arena[at..];
+        let lead = row.iter().take_while(|&&v| v == 0).count();
+        let trail = row[lead..].iter().rev().take_while(|&&v| v == 0).count();
+        let kept = row.len() - lead - trail;
+        self.arena.copy_within(at + lead..at + lead + kept, at);
+        self.arena.truncate(at + kept);
+        let lo = lo + lead as u32;
+        self.spans.push(RowSpan {
+            lo,
+            hi: lo + kept as u32,
+            at: at as u32,
+        });
+        layer.rows += 1;
+    }
+
+    /// Ends the set being built: empty rows at both ends go. Returns it as
+    /// stacked.
+    pub fn finish(&mut self, mut layer: Layer) -> Layer {
+        while layer.rows > 0 && self.spans[layer.first as usize].is_empty() {
+            layer.first += 1;
+            layer.top += 1;
+            layer.rows -= 1;
+        }
+        while layer.rows > 0 && self.spans[(layer.first + layer.rows - 1) as usize].is_empty() {
+            layer.rows -= 1;
+        }
+        self.layers.push(layer);
+        layer
+    }
+}
