@@ -37,11 +37,9 @@ use layers::{Layer, Layers};
 /// tick): the plugin's default horizon.
 const MAX_TICKS: u64 = 1 << 16;
 
-/// A departure event (the rest is a toggle of the blocked bit, or a drop).
-const DEPARTURE: u64 = 1 << 31;
-
-/// A cell gets too far from the goal to matter.
-const DROP: u64 = 1 << 30;
+/// An event that drops a cell too far from the goal to matter (the rest
+/// toggle the blocked bit).
+const DROP: u64 = 1;
 
 /// What a flood found.
 #[derive(Debug, PartialEq, Eq)]
@@ -182,20 +180,15 @@ impl Flood {
         }
     }
 
-    /// The start enters the view at the start tick (where it is free): its
-    /// changes and departures from then on are queued.
+    /// The start enters the view at the start tick (where it is free, so
+    /// no obstacle leaves it then): its changes from then on are queued.
     fn see_start(&mut self, b: &Bounds, start: Cell) {
         let cell = b.grid.walls().index(start);
         let (i, bit) = self.locate(cell);
         self.seen[i] |= bit;
         let last = self.keep(b, cell);
-        let tm = b.grid.obstacles();
-        if tm.has_timeline(cell) {
+        if b.grid.obstacles().has_timeline(cell) {
             self.follow(b, cell, b.start, last);
-            let k = tm.first_departure_from(cell, b.start);
-            if let Some((tick, _)) = tm.departure(cell, k) {
-                self.queue_departure(b, cell, k, tick, last);
-            }
         }
     }
 
@@ -240,52 +233,43 @@ impl Flood {
         if tm.busy_start(cell) > last || tm.busy_end(cell) < tick {
             return;
         }
-        if !self.follow(b, cell, tick, last) {
-            let (i, bit) = self.locate(cell);
-            self.blocked[i] |= bit;
+        match self.follow(b, cell, tick, last) {
+            State::Blocked => {
+                let (i, bit) = self.locate(cell);
+                self.blocked[i] |= bit;
+            }
+            // Blocked the tick before: an obstacle may have left it then.
+            State::Freed => self.take_departures(b, cell, tick - 1),
+            State::Free => {}
         }
-        let k = tm.first_departure_from(cell, tick - 1);
-        self.take_departures(b, cell, k, tick - 1, last);
     }
 
     /// Queues the cell's next change after `tick` if it comes by `last`;
-    /// returns whether the cell is free at `tick`.
-    fn follow(&mut self, b: &Bounds, cell: usize, tick: Tick, last: Tick) -> bool {
-        let (free, change) = state(b.grid.obstacles(), cell, tick);
+    /// returns its state at `tick`.
+    fn follow(&mut self, b: &Bounds, cell: usize, tick: Tick, last: Tick) -> State {
+        let (state, change) = state(b.grid.obstacles(), cell, tick);
         if let Some(change) = change.filter(|&c| c <= last) {
             self.queue[(change - 1 - b.start) as usize].push((cell as u64) << 32);
         }
-        free
+        state
     }
 
-    /// Records the cell's departures at tick `now` from record `k` on as a
-    /// swap to check, and queues its next later one that can matter (before
-    /// `last`).
-    fn take_departures(&mut self, b: &Bounds, cell: usize, mut k: usize, now: Tick, last: Tick) {
+    /// Records the directions in which obstacles leave the cell during
+    /// `[now, now + 1]`, if any, as a swap to check. Only a cell blocked
+    /// at `now` and free at `now + 1` needs this: one an obstacle enters
+    /// at `now + 1` is blocked then anyway.
+    fn take_departures(&mut self, b: &Bounds, cell: usize, now: Tick) {
         let tm = b.grid.obstacles();
+        let mut k = tm.first_departure_from(cell, now);
         let mut dirs = 0u8;
-        let mut later = None;
-        while let Some((tick, dir)) = tm.departure(cell, k) {
-            if tick > now {
-                later = Some(tick);
-                break;
-            }
+        while let Some((tick, dir)) = tm.departure(cell, k)
+            && tick == now
+        {
             dirs |= 1 << dir as u8;
             k += 1;
         }
         if dirs != 0 {
             self.swaps.push((cell as u32, dirs));
-        }
-        if let Some(tick) = later {
-            self.queue_departure(b, cell, k, tick, last);
-        }
-    }
-
-    /// Queues the cell's departure record `k`, at tick `tick`, if that
-    /// comes before `last`.
-    fn queue_departure(&mut self, b: &Bounds, cell: usize, k: usize, tick: Tick, last: Tick) {
-        if tick < last {
-            self.queue[(tick - b.start) as usize].push(departure_event(cell, k));
         }
     }
 
@@ -297,18 +281,17 @@ impl Flood {
         let mut events = std::mem::take(&mut self.queue[slot]);
         for &event in &events {
             let cell = (event >> 32) as usize;
-            let last = self.last_useful(b, cell);
-            if event & DEPARTURE == 0 && event & DROP != 0 {
-                let (i, bit) = self.locate(cell);
+            let (i, bit) = self.locate(cell);
+            if event & DROP != 0 {
                 self.alive[i] &= !bit;
-            } else if event & DEPARTURE != 0 {
-                let k = (event & (DEPARTURE - 1)) as usize;
-                self.take_departures(b, cell, k, t, last);
-            } else {
-                let (i, bit) = self.locate(cell);
-                self.blocked[i] ^= bit;
-                self.follow(b, cell, t + 1, last);
+                continue;
             }
+            self.blocked[i] ^= bit;
+            if self.blocked[i] & bit == 0 {
+                self.take_departures(b, cell, t);
+            }
+            let last = self.last_useful(b, cell);
+            self.follow(b, cell, t + 1, last);
         }
         // Handed back empty, to keep its capacity.
         events.clear();
@@ -457,22 +440,33 @@ fn window(w: u32, x0: u32, x1: u32) -> u64 {
     (u64::MAX << lo) & (u64::MAX >> (63 - hi))
 }
 
-fn departure_event(cell: usize, k: usize) -> u64 {
-    (cell as u64) << 32 | DEPARTURE | (k as u64 & (DEPARTURE - 1))
+/// A cell's state at a tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Blocked,
+    /// Free, and blocked the tick before.
+    Freed,
+    Free,
 }
 
-/// Whether the cell is free at `tick`, and the first later tick at which
-/// that changes (blocked from, or free again from), if any: one safe
-/// interval look-up.
-fn state(tm: &TemporalMap, cell: usize, tick: Tick) -> (bool, Option<Tick>) {
+/// The cell's state at `tick`, and the first later tick at which it is
+/// blocked or free again, if any: one safe interval look-up.
+fn state(tm: &TemporalMap, cell: usize, tick: Tick) -> (State, Option<Tick>) {
+    let safe = tm.safe_intervals(cell);
     match tm.interval_at(cell, tick) {
         // Free until its safe interval ends (never, for the last one).
-        Some(i) => (true, tm.safe_until(cell, i, tick).checked_add(1)),
+        Some(i) => {
+            let state = if safe[i].start == tick && tick > 0 {
+                State::Freed
+            } else {
+                State::Free
+            };
+            (state, tm.safe_until(cell, i, tick).checked_add(1))
+        }
         // Blocked until the next safe interval starts, if one does.
         None => {
-            let safe = tm.safe_intervals(cell);
             let next = safe.partition_point(|iv| iv.start <= tick);
-            (false, safe.get(next).map(|iv| iv.start))
+            (State::Blocked, safe.get(next).map(|iv| iv.start))
         }
     }
 }
