@@ -450,24 +450,27 @@ enum State {
 }
 
 /// The cell's state at `tick`, and the first later tick at which it is
-/// blocked or free again, if any: one safe interval look-up.
+/// blocked or free again, if any: one search of its safe intervals.
 fn state(tm: &TemporalMap, cell: usize, tick: Tick) -> (State, Option<Tick>) {
+    // Nothing happens there from `tick - 1` on: free for good.
+    if tm.busy_end(cell) < tick {
+        return (State::Free, None);
+    }
     let safe = tm.safe_intervals(cell);
-    match tm.interval_at(cell, tick) {
-        // Free until its safe interval ends (never, for the last one).
-        Some(i) => {
-            let state = if safe[i].start == tick && tick > 0 {
+    // The first safe interval not over by `tick`.
+    let i = safe.partition_point(|iv| iv.end < tick);
+    match safe.get(i) {
+        // Free until it ends (never, for the last one).
+        Some(iv) if iv.start <= tick => {
+            let state = if iv.start == tick && tick > 0 {
                 State::Freed
             } else {
                 State::Free
             };
-            (state, tm.safe_until(cell, i, tick).checked_add(1))
+            (state, iv.end.checked_add(1))
         }
-        // Blocked until the next safe interval starts, if one does.
-        None => {
-            let next = safe.partition_point(|iv| iv.start <= tick);
-            (State::Blocked, safe.get(next).map(|iv| iv.start))
-        }
+        // Blocked until it starts, or for ever.
+        next => (State::Blocked, next.map(|iv| iv.start)),
     }
 }
 
