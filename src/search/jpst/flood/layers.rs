@@ -1,8 +1,7 @@
-//! A stack of cell sets, one per tick or per distance, stored as bit rows:
-//! each row keeps only the words from its first to its last set bit, so a
-//! thin band of cells costs a few words a row.
-
-use crate::grid::Cell;
+//! A stack of cell sets, one per tick, stored as bit rows of a
+//! [`Frame`](super::frame::Frame): each row keeps only the words from its
+//! first to its last set bit, so a thin band of cells costs a few words a
+//! row. Cells are given by row and column of the frame.
 
 /// The words `lo..hi` of one row of a set, stored at `arena[at..]`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -53,13 +52,13 @@ impl Layers {
         self.layers.clear();
     }
 
-    /// Pushes the set holding `cell` alone.
-    pub fn push_single(&mut self, cell: Cell) {
-        let w = cell.x / 64;
+    /// Pushes the set holding the cell at `row`, `col` alone.
+    pub fn push_single(&mut self, row: u32, col: u32) {
+        let w = col / 64;
         let at = self.arena.len() as u32;
-        self.arena.push(1 << (cell.x % 64));
+        self.arena.push(1 << (col % 64));
         self.layers.push(Layer {
-            top: cell.y,
+            top: row,
             rows: 1,
             first: self.spans.len() as u32,
         });
@@ -108,33 +107,32 @@ impl Layers {
         }
     }
 
-    /// Word `w` of row `mid` with its four neighbours' bits: row `up`,
-    /// row `down`, and the cells left and right in `mid` (carried across
-    /// words). Rows `up`, `mid` and `down` come from the same set.
+    /// Word `w` of row `mid` with the bits of the cells next to them on
+    /// the map, in a frame's slanted rows: column `c` of row `r` neighbours
+    /// columns `c - 1` and `c` of row `r - 1` (`up`) and columns `c` and
+    /// `c + 1` of row `r + 1` (`down`). Rows `up`, `mid` and `down` come
+    /// from the same set.
     #[inline]
     pub fn spread_word(&self, up: RowSpan, mid: RowSpan, down: RowSpan, w: u32) -> u64 {
-        let m = self.word(mid, w);
-        let left = if w > 0 {
-            self.word(mid, w - 1) >> 63
-        } else {
-            0
-        };
-        let right = self.word(mid, w + 1) << 63;
-        m | self.word(up, w) | self.word(down, w) | m << 1 | m >> 1 | left | right
+        let u = self.word(up, w);
+        let d = self.word(down, w);
+        let carry_up = if w > 0 { self.word(up, w - 1) >> 63 } else { 0 };
+        let carry_down = self.word(down, w + 1) << 63;
+        self.word(mid, w) | u | u << 1 | carry_up | d | d >> 1 | carry_down
     }
 
-    /// Whether `cell` is in `layer`.
-    pub fn has(&self, layer: Layer, cell: Cell) -> bool {
-        let span = self.span(layer, i64::from(cell.y));
-        self.word(span, cell.x / 64) >> (cell.x % 64) & 1 != 0
+    /// Whether the cell at `row`, `col` is in `layer`.
+    pub fn has(&self, layer: Layer, row: u32, col: u32) -> bool {
+        let span = self.span(layer, i64::from(row));
+        self.word(span, col / 64) >> (col % 64) & 1 != 0
     }
 
-    /// Takes `cell` out of `layer`.
-    pub fn remove(&mut self, layer: Layer, cell: Cell) {
-        let span = self.span(layer, i64::from(cell.y));
-        let w = cell.x / 64;
+    /// Takes the cell at `row`, `col` out of `layer`.
+    pub fn remove(&mut self, layer: Layer, row: u32, col: u32) {
+        let span = self.span(layer, i64::from(row));
+        let w = col / 64;
         if w >= span.lo && w < span.hi {
-            self.arena[(span.at + w - span.lo) as usize] &= !(1 << (cell.x % 64));
+            self.arena[(span.at + w - span.lo) as usize] &= !(1 << (col % 64));
         }
     }
 

@@ -25,12 +25,14 @@
 //! it, not with the map or the number of obstacles.
 
 mod distance;
+mod frame;
 mod layers;
 
 use crate::grid::{Cell, Dir, FOREVER, NavGrid, TemporalMap, Tick};
 
 use super::super::goal::cell_of;
 use distance::{FAR, GoalDistances, Searched};
+use frame::{Frame, SlantedWalls};
 use layers::{Layer, Layers};
 
 /// Most ticks one flood looks ahead (its event queue holds a list per
@@ -57,8 +59,10 @@ pub(super) enum Flooded {
 pub(super) struct Flood {
     /// Map width in cells.
     width: u32,
-    /// Words per map row.
-    stride: usize,
+    /// The layout of the bit fields and reached sets of this flood.
+    frame: Frame,
+    /// The walkable cells in either frame.
+    walls: SlantedWalls,
     /// Cells blocked at the current tick, among those seen.
     blocked: Vec<u64>,
     /// Cells that entered the flood's view.
@@ -70,8 +74,8 @@ pub(super) struct Flood {
     /// Walking distances to the goal.
     distances: GoalDistances,
     /// Events by tick, relative to the start tick: a toggle of the blocked
-    /// bit at tick `t + 1`, a departure at tick `t`, or a cell too far to
-    /// matter from tick `t + 1` on sits at `t - start`.
+    /// bit at tick `t + 1` or a cell too far to matter from tick `t + 1`
+    /// on sits at `t - start`.
     queue: Vec<Vec<u64>>,
     /// The cells obstacles leave during the current tick, with the
     /// directions they leave in (a bit per [`Dir`]).
@@ -122,9 +126,10 @@ impl Flood {
         if !grid.walls().is_passable(goal) {
             return Flooded::NotBy;
         }
+        self.width = grid.width();
+        self.walls.update(grid.walls());
         self.reset(
-            grid.width(),
-            grid.height(),
+            Frame::for_trip(grid.width(), grid.height(), start, goal),
             (arrive_by - start_tick) as usize,
         );
         match self.distances.search(
@@ -141,7 +146,8 @@ impl Flood {
         }
         // Tick `start_tick`: the start alone.
         self.see_start(&b, start);
-        self.reached.push_single(start);
+        let (row, col) = self.frame.place(start);
+        self.reached.push_single(row, col);
         if start == goal && start_tick >= goal_ready {
             return Flooded::Path(vec![start]);
         }
@@ -152,7 +158,7 @@ impl Flood {
             if layer.rows == 0 {
                 return Flooded::NotBy;
             }
-            if t + 1 >= goal_ready && self.reached.has(layer, goal) {
+            if t + 1 >= goal_ready && self.has(layer, goal) {
                 return self.trace(&b, t + 1).map_or(Flooded::NotBy, Flooded::Path);
             }
             if *words > max_words {
@@ -162,10 +168,9 @@ impl Flood {
         Flooded::NotBy
     }
 
-    fn reset(&mut self, width: u32, height: u32, steps: usize) {
-        self.width = width;
-        self.stride = (width as usize).div_ceil(64);
-        let size = self.stride * height as usize;
+    fn reset(&mut self, frame: Frame, steps: usize) {
+        self.frame = frame;
+        let size = frame.rows() as usize * frame.stride();
         for bits in [&mut self.blocked, &mut self.seen, &mut self.alive] {
             bits.clear();
             bits.resize(size, 0);
@@ -302,46 +307,38 @@ impl Flood {
     /// swap conflicts, and returns it.
     fn spread(&mut self, b: &Bounds, tick: Tick, words: &mut u64) -> Layer {
         let prev = self.reached.last();
-        let left = b.arrive_by - tick;
-        let (width, height) = (self.width, b.grid.height());
-        let g = b.goal;
-        // The rows of the diamond of cells within `left` steps of the goal.
-        let top = prev.top.saturating_sub(1).max(g.y.saturating_sub(left));
-        let bottom = (prev.bottom() + 1)
-            .min(height)
-            .min(g.y.saturating_add(left).saturating_add(1));
-        let walls = b.grid.walls().rows();
+        let frame = self.frame;
+        let top = prev.top.saturating_sub(1);
+        let bottom = (prev.bottom() + 1).min(frame.rows());
+        let stride = frame.stride() as u32;
         let mut layer = self.reached.begin(top);
         // A row looked at counts as a word even where it holds none, so the
         // word limit also bounds the row records kept.
-        *words += u64::from(bottom.saturating_sub(top));
-        for y in top..bottom.max(top) {
-            let r = left - y.abs_diff(g.y);
-            let (x0, x1) = (g.x.saturating_sub(r), g.x.saturating_add(r).min(width - 1));
-            let up = self.reached.span(prev, i64::from(y) - 1);
-            let mid = self.reached.span(prev, i64::from(y));
-            let down = self.reached.span(prev, i64::from(y) + 1);
+        *words += u64::from(bottom - top);
+        for row in top..bottom {
+            let up = self.reached.span(prev, i64::from(row) - 1);
+            let mid = self.reached.span(prev, i64::from(row));
+            let down = self.reached.span(prev, i64::from(row) + 1);
             let (lo, hi) = [up, mid, down]
                 .into_iter()
                 .filter(|s| !s.is_empty())
                 .fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s.lo), hi.max(s.hi)));
             // One word more on each side for bits carried across words.
-            let lo = lo.saturating_sub(1).max(x0 / 64);
-            let hi = hi.saturating_add(1).min(x1 / 64 + 1);
+            let lo = lo.saturating_sub(1);
+            let hi = hi.saturating_add(1).min(stride);
             let at = self.reached.row_start();
             if lo < hi {
                 *words += u64::from(hi - lo);
                 for w in lo..hi {
-                    let d = self.reached.spread_word(up, mid, down, w)
-                        & walls.window_right(w * 64, i64::from(y))
-                        & window(w, x0, x1);
-                    let i = y as usize * self.stride + w as usize;
+                    let i = row as usize * stride as usize + w as usize;
+                    let d = self.reached.spread_word(up, mid, down, w) & self.walls.word(frame, i);
                     let mut fresh = d & !self.seen[i];
                     if fresh != 0 {
                         self.seen[i] |= fresh;
                         while fresh != 0 {
-                            let x = w * 64 + fresh.trailing_zeros();
-                            self.see(b, (y * self.width + x) as usize, tick);
+                            let col = w * 64 + fresh.trailing_zeros();
+                            let cell = b.grid.walls().index(frame.cell(row, col));
+                            self.see(b, cell, tick);
                             fresh &= fresh - 1;
                         }
                     }
@@ -371,20 +368,19 @@ impl Flood {
                 k += 1;
             }
             let here = cell_of(cell as usize, self.width as usize);
-            if !self.reached.has(layer, here) {
+            if !self.has(layer, here) {
                 continue;
             }
             // An obstacle leaving toward `dir` forbids the move from the
             // neighbour there; waiting or any other neighbour will do.
-            let reachable = self.reached.has(before, here)
+            let reachable = self.has(before, here)
                 || Dir::ALL.iter().any(|&dir| {
                     dirs & (1 << dir as u8) == 0
-                        && here.step(dir).is_some_and(|from| {
-                            from.x < self.width && self.reached.has(before, from)
-                        })
+                        && here.step(dir).is_some_and(|from| self.has(before, from))
                 });
             if !reachable {
-                self.reached.remove(layer, here);
+                let (row, col) = self.frame.place(here);
+                self.reached.remove(layer, row, col);
             }
         }
         swaps.clear();
@@ -406,12 +402,7 @@ impl Flood {
                 .into_iter()
                 .chain(std::iter::once(here))
                 .chain(Dir::ALL.iter().filter_map(|&d| here.step(d)))
-                .find(|&from| {
-                    from.x < self.width
-                        && from.y < b.grid.height()
-                        && self.reached.has(layer, from)
-                        && b.grid.can_step(from, here, t)
-                })?;
+                .find(|&from| self.has(layer, from) && b.grid.can_step(from, here, t))?;
             ahead = from.dir_to(here);
             path[(t - b.start) as usize] = from;
             here = from;
@@ -422,22 +413,19 @@ impl Flood {
     /// The word of cell `cell` (dense index) in the bit fields, and its bit.
     #[inline]
     fn locate(&self, cell: usize) -> (usize, u64) {
-        let at = cell_of(cell, self.width as usize);
-        (
-            at.y as usize * self.stride + at.x as usize / 64,
-            1 << (at.x % 64),
-        )
+        let (row, col) = self.frame.place(cell_of(cell, self.width as usize));
+        self.frame.word_of(row, col)
     }
-}
 
-/// The bits of word `w` (cells `64 w .. 64 w + 63`) for cells `x0..=x1`;
-/// `w` lies between `x0 / 64` and `x1 / 64`.
-#[inline]
-fn window(w: u32, x0: u32, x1: u32) -> u64 {
-    let base = w * 64;
-    let lo = x0.saturating_sub(base);
-    let hi = (x1 - base).min(63);
-    (u64::MAX << lo) & (u64::MAX >> (63 - hi))
+    /// Whether `cell` is in `layer` (never if off the map).
+    #[inline]
+    fn has(&self, layer: Layer, cell: Cell) -> bool {
+        if !self.frame.contains(cell) {
+            return false;
+        }
+        let (row, col) = self.frame.place(cell);
+        self.reached.has(layer, row, col)
+    }
 }
 
 /// A cell's state at a tick.

@@ -1,0 +1,155 @@
+//! The flood's bit layout: rows that follow the map's diagonals.
+//!
+//! On open ground the cells an agent can first reach at one tick lie on a
+//! diagonal line, and the flood keeps only the few ticks' worth of such
+//! lines that can still make the arrival bound. Stored in map rows, each
+//! of those lines crosses every row in a cell or two, and every row costs
+//! a word or more; stored along the diagonals, they are a few rows of
+//! densely filled words. So the flood lays its bits out in rows `x + y`
+//! (a *falling* frame, for trips toward the south-east or north-west,
+//! whose fronts run along those diagonals) or `x - y + height - 1` (a
+//! *rising* frame, for the other two directions); a cell's column is its
+//! `x` either way.
+//!
+//! Cell `(x, y)` is in row `r` and column `x`. Its map neighbours are, in
+//! a falling frame, `(x - 1, y)` at `(r - 1, x - 1)`, `(x, y - 1)` at
+//! `(r - 1, x)`, `(x + 1, y)` at `(r + 1, x + 1)` and `(x, y + 1)` at `(r +
+//! 1, x)`; in a rising frame the two vertical ones swap rows. Both come
+//! to the same rule: columns `c - 1` and `c` of the row above and `c` and
+//! `c + 1` of the row below.
+
+use crate::grid::{BitRows, Cell, StaticGrid};
+
+/// Which diagonals a frame's rows follow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Slant {
+    /// Rows `x + y`.
+    #[default]
+    Falling,
+    /// Rows `x - y + height - 1`.
+    Rising,
+}
+
+/// A map's cells laid out in slanted rows of `u64` words.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Frame {
+    slant: Slant,
+    width: u32,
+    height: u32,
+}
+
+impl Frame {
+    /// The frame whose rows run across the way from `from` to `to` on a
+    /// `width` x `height` map.
+    pub fn for_trip(width: u32, height: u32, from: Cell, to: Cell) -> Self {
+        let slant = if (to.x >= from.x) == (to.y >= from.y) {
+            Slant::Falling
+        } else {
+            Slant::Rising
+        };
+        Self {
+            slant,
+            width,
+            height,
+        }
+    }
+
+    /// Number of rows.
+    #[inline]
+    pub fn rows(self) -> u32 {
+        self.width + self.height - 1
+    }
+
+    /// Words per row.
+    #[inline]
+    pub fn stride(self) -> usize {
+        (self.width as usize).div_ceil(64)
+    }
+
+    /// Whether `cell` is on the map.
+    #[inline]
+    pub fn contains(self, cell: Cell) -> bool {
+        cell.x < self.width && cell.y < self.height
+    }
+
+    /// The row and column of `cell`, which must be on the map.
+    #[inline]
+    pub fn place(self, cell: Cell) -> (u32, u32) {
+        let row = match self.slant {
+            Slant::Falling => cell.x + cell.y,
+            Slant::Rising => cell.x + self.height - 1 - cell.y,
+        };
+        (row, cell.x)
+    }
+
+    /// The cell at `row`, `col`, which must be one of the map's.
+    #[inline]
+    pub fn cell(self, row: u32, col: u32) -> Cell {
+        let y = match self.slant {
+            Slant::Falling => row - col,
+            Slant::Rising => col + self.height - 1 - row,
+        };
+        Cell::new(col, y)
+    }
+
+    /// The word of the cell at `row`, `col` in a field of the frame, and
+    /// its bit.
+    #[inline]
+    pub fn word_of(self, row: u32, col: u32) -> (usize, u64) {
+        (
+            row as usize * self.stride() + col as usize / 64,
+            1 << (col % 64),
+        )
+    }
+}
+
+/// The walkable cells of a map in both frames, kept from flood to flood
+/// while the walls stay the same.
+#[derive(Debug, Default)]
+pub(super) struct SlantedWalls {
+    /// The walls they were made from.
+    source: Option<BitRows>,
+    falling: Vec<u64>,
+    rising: Vec<u64>,
+}
+
+impl SlantedWalls {
+    /// Makes the fields of `walls`, unless they are those of the last walls.
+    pub fn update(&mut self, walls: &StaticGrid) {
+        if self.source.as_ref() != Some(walls.rows()) {
+            self.source = Some(walls.rows().clone());
+            let (w, h) = (walls.width(), walls.height());
+            for (field, slant) in [
+                (&mut self.falling, Slant::Falling),
+                (&mut self.rising, Slant::Rising),
+            ] {
+                let f = Frame {
+                    slant,
+                    width: w,
+                    height: h,
+                };
+                field.clear();
+                field.resize(f.rows() as usize * f.stride(), 0);
+                for y in 0..h {
+                    for x in 0..w {
+                        if walls.rows().get(x, y) {
+                            let (row, col) = f.place(Cell::new(x, y));
+                            let (i, bit) = f.word_of(row, col);
+                            field[i] |= bit;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Word `i` of the field of walkable cells in `frame` (a frame of the
+    /// walls last updated), zero off the map.
+    #[inline]
+    pub fn word(&self, frame: Frame, i: usize) -> u64 {
+        match frame.slant {
+            Slant::Falling => self.falling[i],
+            Slant::Rising => self.rising[i],
+        }
+    }
+}
