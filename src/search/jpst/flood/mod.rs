@@ -16,13 +16,14 @@
 //! search from the goal (`distance.rs`); a cell too far when first reached
 //! is never taken in, and one that gets too far later is dropped at that
 //! tick. With a bound a few ticks above the optimum the flooded cells are
-//! a thin band around the near-shortest paths, a few words a row, even
-//! where corridors wind; the words looked at stay within the Manhattan
-//! diamond around the goal. A cell enters the flood's view when it is
+//! a thin band around the near-shortest paths, even where corridors wind;
+//! its bit rows follow the map's diagonals (`frame.rs`), along which the
+//! band lies on open ground. A cell enters the flood's view when it is
 //! first reached: its state at that tick is read from its safe intervals,
-//! and its later changes (blocked, free again, an obstacle leaving it) are
-//! queued by tick, so the work grows with the band and the activity inside
-//! it, not with the map or the number of obstacles.
+//! and its later changes (blocked or free again) are queued by tick; where
+//! a cell is freed, the obstacles leaving it then are looked up. So the
+//! work grows with the band and the activity inside it, not with the map
+//! or the number of obstacles.
 
 mod distance;
 mod frame;
@@ -279,8 +280,8 @@ impl Flood {
     }
 
     /// The events queued for tick `t` to `t + 1`: blocked bits toggling at
-    /// `t + 1`, departures during `[t, t + 1]`, cells too far to matter
-    /// from `t + 1` on.
+    /// `t + 1` (a cell freed then may have been left during `[t, t + 1]`),
+    /// cells too far to matter from `t + 1` on.
     fn apply_events(&mut self, b: &Bounds, t: Tick) {
         let slot = (t - b.start) as usize;
         let mut events = std::mem::take(&mut self.queue[slot]);
