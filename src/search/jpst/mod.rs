@@ -162,6 +162,9 @@ impl Jpst {
     /// ticks late and the band is no thinner than the maze), probing once
     /// in 16 queries otherwise.
     ///
+    /// Maps of more than 2^22 cells skip it: its walking distances take 4
+    /// bytes per cell of the map.
+    ///
     /// Every 32 row words the flood processes, and every 32 cells its
     /// search of walking distances finds, count as one expansion (a word
     /// takes a tenth to an eighteenth of an expansion's time) in
@@ -190,7 +193,7 @@ impl Planner for Jpst {
         let moving = grid.obstacles().touched_cells() > 0;
         let enabled =
             self.static_first && moving && grid.walls().cell_count() <= static_first::MAX_CELLS;
-        let flooding = self.flood_first && moving;
+        let flooding = self.flood_first && moving && grid.walls().cell_count() <= flood::MAX_CELLS;
         self.runner.run(grid, query, |p, stats| {
             // The pass counts its own expansions, against its own budget:
             // the temporal search after it still gets the whole budget.

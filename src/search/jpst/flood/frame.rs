@@ -8,15 +8,19 @@
 //! densely filled words. So the flood lays its bits out in rows `x + y`
 //! (a *falling* frame, for trips toward the south-east or north-west,
 //! whose fronts run along those diagonals) or `x - y + height - 1` (a
-//! *rising* frame, for the other two directions); a cell's column is its
-//! `x` either way.
+//! *rising* frame, for the other two directions).
 //!
-//! Cell `(x, y)` is in row `r` and column `x`. Its map neighbours are, in
-//! a falling frame, `(x - 1, y)` at `(r - 1, x - 1)`, `(x, y - 1)` at
-//! `(r - 1, x)`, `(x + 1, y)` at `(r + 1, x + 1)` and `(x, y + 1)` at `(r +
-//! 1, x)`; in a rising frame the two vertical ones swap rows. Both come
-//! to the same rule: columns `c - 1` and `c` of the row above and `c` and
-//! `c + 1` of the row below.
+//! A row holds at most as many cells as the map's shorter side, so that
+//! side gives the columns: a cell's column is its `x` on a map no wider
+//! than high, and otherwise its `y` in a falling frame and `height - 1 -
+//! y` in a rising one. (Columns along the longer side would leave most of
+//! every row empty: a map 64 times wider than high would take 64 times the
+//! memory of its map rows.) Then in every case the map neighbours of the
+//! cell in row `r`, column `c` lie in columns `c - 1` and `c` of row `r -
+//! 1` and in columns `c` and `c + 1` of row `r + 1`. With columns `x` in a
+//! falling frame, for instance, `(x - 1, y)` is at `(r - 1, c - 1)`, `(x,
+//! y - 1)` at `(r - 1, c)`, `(x + 1, y)` at `(r + 1, c + 1)` and `(x, y +
+//! 1)` at `(r + 1, c)`.
 
 use crate::grid::{BitRows, Cell, StaticGrid};
 
@@ -54,6 +58,12 @@ impl Frame {
         }
     }
 
+    /// Whether columns are `x` (else they come from `y`).
+    #[inline]
+    fn columns_are_x(self) -> bool {
+        self.width <= self.height
+    }
+
     /// Number of rows.
     #[inline]
     pub fn rows(self) -> u32 {
@@ -63,7 +73,7 @@ impl Frame {
     /// Words per row.
     #[inline]
     pub fn stride(self) -> usize {
-        (self.width as usize).div_ceil(64)
+        (self.width.min(self.height) as usize).div_ceil(64)
     }
 
     /// Whether `cell` is on the map.
@@ -75,21 +85,24 @@ impl Frame {
     /// The row and column of `cell`, which must be on the map.
     #[inline]
     pub fn place(self, cell: Cell) -> (u32, u32) {
-        let row = match self.slant {
-            Slant::Falling => cell.x + cell.y,
-            Slant::Rising => cell.x + self.height - 1 - cell.y,
-        };
-        (row, cell.x)
+        let flipped = self.height - 1 - cell.y;
+        match (self.slant, self.columns_are_x()) {
+            (Slant::Falling, true) => (cell.x + cell.y, cell.x),
+            (Slant::Falling, false) => (cell.x + cell.y, cell.y),
+            (Slant::Rising, true) => (cell.x + flipped, cell.x),
+            (Slant::Rising, false) => (cell.x + flipped, flipped),
+        }
     }
 
     /// The cell at `row`, `col`, which must be one of the map's.
     #[inline]
     pub fn cell(self, row: u32, col: u32) -> Cell {
-        let y = match self.slant {
-            Slant::Falling => row - col,
-            Slant::Rising => col + self.height - 1 - row,
-        };
-        Cell::new(col, y)
+        match (self.slant, self.columns_are_x()) {
+            (Slant::Falling, true) => Cell::new(col, row - col),
+            (Slant::Falling, false) => Cell::new(row - col, col),
+            (Slant::Rising, true) => Cell::new(col, self.height - 1 - (row - col)),
+            (Slant::Rising, false) => Cell::new(row - col, self.height - 1 - col),
+        }
     }
 
     /// The word of the cell at `row`, `col` in a field of the frame, and
@@ -150,6 +163,45 @@ impl SlantedWalls {
         match frame.slant {
             Slant::Falling => self.falling[i],
             Slant::Rising => self.rising[i],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Dir;
+
+    #[test]
+    fn every_cell_has_one_place_and_its_neighbours_follow_the_rule() {
+        for (w, h) in [(1, 1), (5, 3), (3, 5), (70, 4), (4, 70), (9, 9)] {
+            for (from, to) in [
+                (Cell::new(0, 0), Cell::new(w - 1, h - 1)),
+                (Cell::new(0, h - 1), Cell::new(w - 1, 0)),
+            ] {
+                let f = Frame::for_trip(w, h, from, to);
+                let mut taken = vec![false; f.rows() as usize * f.stride() * 64];
+                for y in 0..h {
+                    for x in 0..w {
+                        let c = Cell::new(x, y);
+                        let (row, col) = f.place(c);
+                        assert!(row < f.rows() && (col as usize) < f.stride() * 64);
+                        assert_eq!(f.cell(row, col), c);
+                        let k = row as usize * f.stride() * 64 + col as usize;
+                        assert!(!taken[k], "{w}x{h}: two cells at {row}, {col}");
+                        taken[k] = true;
+                        for dir in Dir::ALL {
+                            let Some(n) = c.step(dir).filter(|&n| f.contains(n)) else {
+                                continue;
+                            };
+                            let (r, k) = f.place(n);
+                            let ok = (r + 1 == row && (k + 1 == col || k == col))
+                                || (r == row + 1 && (k == col || k == col + 1));
+                            assert!(ok, "{w}x{h}: {c:?} -> {n:?} at {r}, {k}");
+                        }
+                    }
+                }
+            }
         }
     }
 }

@@ -36,6 +36,10 @@ use distance::{FAR, GoalDistances, Searched};
 use frame::{Frame, SlantedWalls};
 use layers::{Layer, Layers};
 
+/// Largest map, in cells, on which the planner floods: the walking
+/// distances take 4 bytes per cell, the bit fields under 2.
+pub(super) const MAX_CELLS: usize = 1 << 22;
+
 /// Most ticks one flood looks ahead (its event queue holds a list per
 /// tick): the plugin's default horizon.
 const MAX_TICKS: u64 = 1 << 16;
