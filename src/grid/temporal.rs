@@ -561,6 +561,9 @@ impl TemporalMap {
     /// [`safe_intervals`](Self::safe_intervals)), from one flat array.
     #[inline]
     pub fn interval_count(&self, cell: usize) -> usize {
+        if self.quiet() {
+            return 1;
+        }
         self.interval_count[cell] as usize
     }
 
@@ -568,11 +571,11 @@ impl TemporalMap {
     /// if the cell is blocked then.
     #[inline]
     pub fn interval_at(&self, cell: usize, tick: Tick) -> Option<usize> {
-        if self.busy_end[cell] <= tick {
+        if self.busy_end(cell) <= tick {
             // Past its last activity a cell is in its last safe interval:
             // one flat read, no timeline. (A cell blocked for ever from
             // tick 0 has none; only `tick == FOREVER` gets here for it.)
-            return (self.interval_count[cell] as usize).checked_sub(1);
+            return self.interval_count(cell).checked_sub(1);
         }
         match self.timeline(cell) {
             Some(tl) => interval::find(&tl.safe, tick),
@@ -585,7 +588,7 @@ impl TemporalMap {
     /// activity is over by `tick` answers [`FOREVER`] from one flat read.
     #[inline]
     pub fn safe_until(&self, cell: usize, interval: usize, tick: Tick) -> Tick {
-        if self.busy_end[cell] <= tick {
+        if self.busy_end(cell) <= tick {
             return FOREVER;
         }
         self.safe_intervals(cell)[interval].end
@@ -601,7 +604,7 @@ impl TemporalMap {
     /// `[tick, tick + 1]`.
     #[inline]
     pub fn departs(&self, cell: usize, tick: Tick, dir: Dir) -> bool {
-        if self.busy_end[cell] <= tick {
+        if self.busy_end(cell) <= tick {
             return false;
         }
         self.timeline(cell).is_some_and(|tl| {
@@ -634,6 +637,9 @@ impl TemporalMap {
     /// obstacle ([`FOREVER`] if it is blocked for ever; 0 if never touched).
     #[inline]
     pub fn busy_end(&self, cell: usize) -> Tick {
+        if self.quiet() {
+            return 0;
+        }
         self.busy_end[cell]
     }
 
@@ -643,6 +649,9 @@ impl TemporalMap {
     /// [`forget_before`](Self::forget_before) recomputes it.
     #[inline]
     pub fn busy_start(&self, cell: usize) -> Tick {
+        if self.quiet() {
+            return FOREVER;
+        }
         self.busy_start[cell]
     }
 
@@ -651,7 +660,7 @@ impl TemporalMap {
     /// then. False means "cannot tell from the bounds", not "busy".
     #[inline]
     pub fn idle_during(&self, cell: usize, first: Tick, last: Tick) -> bool {
-        self.busy_end[cell] <= first || self.busy_start[cell] > last
+        self.busy_end(cell) <= first || self.busy_start(cell) > last
     }
 
     /// The start of the cell's earliest endless block (an obstacle parked
@@ -661,6 +670,9 @@ impl TemporalMap {
     /// this tick, which costs speed, never a path.
     #[inline]
     pub fn wall_from(&self, cell: usize) -> Tick {
+        if self.quiet() {
+            return FOREVER;
+        }
         self.wall_from[cell]
     }
 
@@ -670,6 +682,9 @@ impl TemporalMap {
     /// so an obstacle parked for good stops mattering once it has parked.
     #[inline]
     pub fn near_change_end(&self, cell: usize) -> Tick {
+        if self.quiet() {
+            return 0;
+        }
         self.near_change_end[cell]
     }
 
@@ -697,6 +712,16 @@ impl TemporalMap {
     /// Number of cells that some obstacle touches.
     pub fn touched_cells(&self) -> usize {
         self.timelines.len()
+    }
+
+    /// True while no cell has a timeline (since the map was made, or since
+    /// it was last moved on): every per-cell bound holds its default, so
+    /// the look-ups answer without reading them. A map without moving
+    /// obstacles, such as the one JPST's first pass searches, then keeps
+    /// its flat per-cell arrays out of the processor's caches.
+    #[inline]
+    fn quiet(&self) -> bool {
+        self.timelines.is_empty()
     }
 }
 

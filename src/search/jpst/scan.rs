@@ -110,6 +110,18 @@ impl<'a> Scanner<'a> {
         y as usize * self.width as usize + x as usize
     }
 
+    /// The near layer and the parked cells for scans leaving at `tick`; no
+    /// near layer on a map without moving obstacles (it would be all zero:
+    /// not reading it keeps it out of the caches).
+    #[inline]
+    fn layers_at(&self, tick: Tick) -> (Option<&BitRows>, Option<&BitRows>) {
+        if self.obstacles.touched_cells() == 0 {
+            return (None, None);
+        }
+        let (near, parked) = self.obstacles.layers_at(tick);
+        (Some(near), parked)
+    }
+
     /// The jump limit for a jump leaving at `tick`: never past `FOREVER - 1`.
     #[inline]
     fn limit_from(&self, tick: Tick) -> u32 {
@@ -292,7 +304,7 @@ impl<'a> Scanner<'a> {
     /// possible.
     fn run_east(&self, x0: u32, y: u32, tick: Tick, limit: u32, out: &mut Vec<JumpPoint>) {
         let yi = y as i64;
-        let (near, parked) = self.obstacles.layers_at(tick);
+        let (near, parked) = self.layers_at(tick);
         let open = |x: u32, y: i64| {
             let bits = self.rows.window_right(x, y);
             parked.map_or(bits, |p| bits & !p.window_right(x, y))
@@ -307,7 +319,7 @@ impl<'a> Scanner<'a> {
                 open(next - 1, yi - 1),
                 open(next, yi + 1),
                 open(next - 1, yi + 1),
-                near.window_right(next, yi),
+                near.map_or(0, |n| n.window_right(next, yi)),
             );
             if self.goal.y == y && self.goal.x >= next && self.goal.x - next < 64 {
                 stops |= 1 << (self.goal.x - next);
@@ -337,7 +349,7 @@ impl<'a> Scanner<'a> {
     /// possible.
     fn run_west(&self, x0: u32, y: u32, tick: Tick, limit: u32, out: &mut Vec<JumpPoint>) {
         let yi = y as i64;
-        let (near, parked) = self.obstacles.layers_at(tick);
+        let (near, parked) = self.layers_at(tick);
         let open = |x: u32, y: i64| {
             let bits = self.rows.window_left(x, y);
             parked.map_or(bits, |p| bits & !p.window_left(x, y))
@@ -353,7 +365,7 @@ impl<'a> Scanner<'a> {
                 open(next + 1, yi - 1),
                 open(next, yi + 1),
                 open(next + 1, yi + 1),
-                near.window_left(next, yi),
+                near.map_or(0, |n| n.window_left(next, yi)),
             );
             if self.goal.y == y && self.goal.x <= next && next - self.goal.x < 64 {
                 stops |= 1 << (63 - (next - self.goal.x));
