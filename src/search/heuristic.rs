@@ -63,7 +63,7 @@ impl HeuristicCache {
 }
 
 /// Breadth-first distances over walkable cells from `goal`.
-fn bfs_from(walls: &StaticGrid, goal: Cell) -> Vec<u32> {
+pub(crate) fn bfs_from(walls: &StaticGrid, goal: Cell) -> Vec<u32> {
     let mut dist = vec![UNREACHABLE; walls.cell_count()];
     if !walls.is_passable(goal) {
         return dist;

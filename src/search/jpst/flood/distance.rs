@@ -118,26 +118,7 @@ impl GoalDistances {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Plain breadth-first distances to `goal` over the whole map.
-    fn all_distances(walls: &StaticGrid, goal: Cell) -> Vec<u32> {
-        let w = walls.width();
-        let mut steps = vec![FAR; walls.cell_count()];
-        let mut queue = std::collections::VecDeque::from([goal]);
-        steps[(goal.y * w + goal.x) as usize] = 0;
-        while let Some(c) = queue.pop_front() {
-            let d = steps[(c.y * w + c.x) as usize];
-            for dir in crate::grid::Dir::ALL {
-                if let Some(n) = c.step(dir).filter(|&n| walls.is_passable(n))
-                    && steps[(n.y * w + n.x) as usize] == FAR
-                {
-                    steps[(n.y * w + n.x) as usize] = d + 1;
-                    queue.push_back(n);
-                }
-            }
-        }
-        steps
-    }
+    use crate::search::heuristic::bfs_from;
 
     #[test]
     fn distances_are_exact_where_they_can_matter_and_far_elsewhere() {
@@ -158,7 +139,8 @@ mod tests {
                 continue;
             }
             let span = start.manhattan(goal) + below(20);
-            let want = all_distances(&walls, goal);
+            // The whole map's distances (`UNREACHABLE` is `FAR`).
+            let want = bfs_from(&walls, goal);
             let mut words = 0;
             let got = distances.search(&walls, start, goal, span, u64::MAX, &mut words);
             let start_in = want[(start.y * w + start.x) as usize] <= span;

@@ -64,6 +64,12 @@ impl Frame {
         self.width <= self.height
     }
 
+    /// Width of the map in cells.
+    #[inline]
+    pub fn width(self) -> u32 {
+        self.width
+    }
+
     /// Number of rows.
     #[inline]
     pub fn rows(self) -> u32 {

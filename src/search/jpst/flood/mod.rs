@@ -62,8 +62,6 @@ pub(super) enum Flooded {
 /// Reusable buffers of the flood.
 #[derive(Debug, Default)]
 pub(super) struct Flood {
-    /// Map width in cells.
-    width: u32,
     /// The layout of the bit fields and reached sets of this flood.
     frame: Frame,
     /// The walkable cells in either frame.
@@ -131,7 +129,6 @@ impl Flood {
         if !grid.walls().is_passable(goal) {
             return Flooded::NotBy;
         }
-        self.width = grid.width();
         self.walls.update(grid.walls());
         self.reset(
             Frame::for_trip(grid.width(), grid.height(), start, goal),
@@ -194,9 +191,9 @@ impl Flood {
     /// no obstacle leaves it then): its changes from then on are queued.
     fn see_start(&mut self, b: &Bounds, start: Cell) {
         let cell = b.grid.walls().index(start);
-        let (i, bit) = self.locate(cell);
-        self.seen[i] |= bit;
-        let last = self.keep(b, cell);
+        let at = self.locate(cell);
+        self.seen[at.0] |= at.1;
+        let last = self.keep(b, cell, at);
         if b.grid.obstacles().has_timeline(cell) {
             self.follow(b, cell, b.start, last);
         }
@@ -210,11 +207,11 @@ impl Flood {
         b.arrive_by - self.distances.steps(cell)
     }
 
-    /// Takes cell `cell` (dense index), near enough to the goal, into the
-    /// cells that can still matter, and queues its dropping when it gets
-    /// too far; returns the last tick it can matter.
-    fn keep(&mut self, b: &Bounds, cell: usize) -> Tick {
-        let (i, bit) = self.locate(cell);
+    /// Takes cell `cell` (dense index, at word and bit `at` of the bit
+    /// fields), near enough to the goal, into the cells that can still
+    /// matter, and queues its dropping when it gets too far; returns the
+    /// last tick it can matter.
+    fn keep(&mut self, b: &Bounds, cell: usize, (i, bit): (usize, u64)) -> Tick {
         self.alive[i] |= bit;
         let last = self.last_useful(b, cell);
         if last < b.arrive_by {
@@ -223,16 +220,16 @@ impl Flood {
         last
     }
 
-    /// Cell `cell` enters the view at tick `tick` (reached from tick
-    /// `tick - 1`).
-    fn see(&mut self, b: &Bounds, cell: usize, tick: Tick) {
+    /// Cell `cell` (dense index, at word and bit `at` of the bit fields)
+    /// enters the view at tick `tick` (reached from tick `tick - 1`).
+    fn see(&mut self, b: &Bounds, cell: usize, at: (usize, u64), tick: Tick) {
         // Too far from the goal on foot to arrive by the bound, now and so
         // for ever after: never taken in.
         let steps = self.distances.steps(cell);
         if steps == FAR || steps > b.arrive_by - tick {
             return;
         }
-        let last = self.keep(b, cell);
+        let last = self.keep(b, cell, at);
         let tm = b.grid.obstacles();
         if !tm.has_timeline(cell) {
             return;
@@ -244,10 +241,7 @@ impl Flood {
             return;
         }
         match self.follow(b, cell, tick, last) {
-            State::Blocked => {
-                let (i, bit) = self.locate(cell);
-                self.blocked[i] |= bit;
-            }
+            State::Blocked => self.blocked[at.0] |= at.1,
             // Blocked the tick before: an obstacle may have left it then.
             State::Freed => self.take_departures(b, cell, tick - 1),
             State::Free => {}
@@ -341,9 +335,10 @@ impl Flood {
                     if fresh != 0 {
                         self.seen[i] |= fresh;
                         while fresh != 0 {
-                            let col = w * 64 + fresh.trailing_zeros();
+                            let bit = fresh & fresh.wrapping_neg();
+                            let col = w * 64 + bit.trailing_zeros();
                             let cell = b.grid.walls().index(frame.cell(row, col));
-                            self.see(b, cell, tick);
+                            self.see(b, cell, (i, bit), tick);
                             fresh &= fresh - 1;
                         }
                     }
@@ -372,7 +367,7 @@ impl Flood {
                 dirs |= swaps[k].1;
                 k += 1;
             }
-            let here = cell_of(cell as usize, self.width as usize);
+            let here = cell_of(cell as usize, self.frame.width() as usize);
             if !self.has(layer, here) {
                 continue;
             }
@@ -418,7 +413,7 @@ impl Flood {
     /// The word of cell `cell` (dense index) in the bit fields, and its bit.
     #[inline]
     fn locate(&self, cell: usize) -> (usize, u64) {
-        let (row, col) = self.frame.place(cell_of(cell, self.width as usize));
+        let (row, col) = self.frame.place(cell_of(cell, self.frame.width() as usize));
         self.frame.word_of(row, col)
     }
 
