@@ -1,8 +1,7 @@
 //! The planning world: static walls plus temporal obstacles.
 
-use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 
 use super::cell::{Cell, Dir, FOREVER, Tick};
 use super::error::GridError;
@@ -41,21 +40,6 @@ pub struct NavGrid {
     obstacles: Arc<TemporalMap>,
     max_blocks_per_cell: usize,
     stamp: u64,
-    /// An obstacle map of the grid's size with nothing in it, for
-    /// [`without_obstacles`](Self::without_obstacles).
-    bare: BareMap,
-}
-
-/// An empty obstacle map, made when first needed (again if the grid's size
-/// changed) and shared by every clone of the grid.
-#[derive(Clone, Default)]
-struct BareMap(Arc<Mutex<Option<Arc<TemporalMap>>>>);
-
-impl fmt::Debug for BareMap {
-    /// Empty by definition: nothing worth printing.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("BareMap")
-    }
 }
 
 /// Source of [`NavGrid::stamp`]s, unique within the process.
@@ -77,7 +61,6 @@ impl NavGrid {
             obstacles: Arc::new(obstacles),
             max_blocks_per_cell: DEFAULT_MAX_BLOCKS_PER_CELL,
             stamp: new_stamp(),
-            bare: BareMap::default(),
         }
     }
 
@@ -114,27 +97,6 @@ impl NavGrid {
     pub fn obstacles_mut(&mut self) -> &mut TemporalMap {
         self.stamp = new_stamp();
         Arc::make_mut(&mut self.obstacles)
-    }
-
-    /// The same walls (shared, not copied) with no temporal obstacle. The
-    /// empty obstacle map is made once for the grid's size and shared by
-    /// its clones, so this usually costs a few reference counts.
-    pub(crate) fn without_obstacles(&self) -> NavGrid {
-        let size = (self.width(), self.height());
-        let empty = {
-            let mut kept = self.bare.0.lock().unwrap_or_else(PoisonError::into_inner);
-            match &*kept {
-                Some(map) if (map.width(), map.height()) == size => Arc::clone(map),
-                _ => Arc::clone(kept.insert(Arc::new(TemporalMap::new(size.0, size.1)))),
-            }
-        };
-        Self {
-            walls: Arc::clone(&self.walls),
-            obstacles: empty,
-            max_blocks_per_cell: self.max_blocks_per_cell,
-            stamp: new_stamp(),
-            bare: self.bare.clone(),
-        }
     }
 
     /// Width in cells.

@@ -14,16 +14,20 @@
 //!
 //! Before that search, [`Jpst::plan`](Planner::plan) tries two cheaper
 //! stages that answer only with paths proven earliest: jump point search
-//! on the map without its moving obstacles, whose path is kept if it meets
-//! none or can be mended without arriving later (`static_first.rs`,
-//! `reroute.rs`), and a bit-parallel flood of the time-expanded grid within
+//! on the walls alone (`bare.rs`, `jump_table.rs`), whose path is kept if
+//! it meets no moving obstacle or can be mended without arriving later
+//! (`static_first.rs`, `reroute.rs`), and a bit-parallel flood of the time-expanded grid within
 //! a few ticks of the lower bound that pass gives (`flood.rs`). Each is
 //! tried only while it has been paying.
 
+mod bare;
 mod flood;
+mod jump_table;
 mod reroute;
 mod scan;
 mod static_first;
+#[cfg(test)]
+mod test_rng;
 
 use crate::grid::{Cell, DirSet, FOREVER, NavGrid, Tick};
 
@@ -37,6 +41,7 @@ use super::plan::{Plan, SearchStats};
 use super::query::{Heuristic, Query};
 use super::step::step_into;
 use super::validate::validate_path;
+use bare::BareSearch;
 use flood::{Flood, Flooded};
 use scan::{JumpPoint, Scanner};
 use static_first::Odds;
@@ -49,6 +54,8 @@ pub const NO_JUMP_LIMIT: u32 = u32::MAX;
 pub struct Jpst {
     runner: QueryRunner,
     search: JpstSearch,
+    /// The first pass's search, with the jump table of the last map.
+    bare: BareSearch,
     /// Try the path on the bare map first (see [`Jpst::with_static_first`]).
     static_first: bool,
     /// Whether the first pass has been paying lately.
@@ -89,6 +96,7 @@ impl Jpst {
                 speculative_wait: false,
                 ..JpstSearch::default()
             },
+            bare: BareSearch::default(),
             static_first: true,
             odds: Odds::default(),
             flood_first: true,
@@ -129,9 +137,11 @@ impl Jpst {
     /// that waits for it. Where neither works, that first pass was
     /// wasted, so the planner stops trying it while it does not pay (it
     /// still probes once in 16 queries), so which queries try it depends
-    /// on those before. Maps of more than 2^22 cells skip it: the empty
-    /// obstacle map it searches, made once per grid, would take about 30
-    /// bytes per cell.
+    /// on those before. The pass's jump point search reads its jumps from
+    /// bit rows, 64 cells at a time, with a table of where vertical jumps
+    /// stop made once per map (one bit per cell; again when the walls
+    /// change). Maps of more than 2^22 cells skip it: its search state
+    /// takes 16 bytes per cell.
     ///
     /// With [`Query::budget`] the pass has a budget of its own, equal to
     /// the query's: a query may expand up to twice its budget in all
@@ -157,7 +167,10 @@ impl Jpst {
     /// it to a thin band of cells around the near-shortest paths (a cell
     /// further from the goal on foot than the ticks left is dropped); it
     /// tries 4, 16 and then 64 ticks of slack before giving the query to
-    /// the temporal search. Like the pass, it is tried only while it has been
+    /// the temporal search. Where the goal is free for good only well after
+    /// the quickest walk would arrive, every cell the agent could wait on
+    /// is in that band; a path arriving at the lower bound is then first
+    /// looked for among the cells a few steps off the quickest walks. Like the pass, it is tried only while it has been
     /// paying (in mazes crowded with units, arrivals are often hundreds of
     /// ticks late and the band is no thinner than the maze), probing once
     /// in 16 queries otherwise.
@@ -187,7 +200,7 @@ impl Planner for Jpst {
     }
 
     fn plan(&mut self, grid: &NavGrid, query: &Query) -> Result<Plan, PlanError> {
-        let (search, odds) = (&mut self.search, &mut self.odds);
+        let (search, odds, bare) = (&mut self.search, &mut self.odds, &mut self.bare);
         let (flood, flood_odds) = (&mut self.flood, &mut self.flood_odds);
         // Without obstacles the temporal search is the bare one.
         let moving = grid.obstacles().touched_cells() > 0;
@@ -200,28 +213,28 @@ impl Planner for Jpst {
             // It only ever answers with a path; errors come from the
             // temporal search, as without it.
             let mut pass = SearchStats::default();
-            // No path arrives before the goal is free for good.
-            let mut lower = query
-                .start
-                .manhattan(query.goal)
-                .max(p.goal_ready.saturating_sub(query.start_tick));
+            // Steps of the quickest walk over the walls alone (until the
+            // pass finds it, a lower bound on them). No path arrives before
+            // it, nor before the goal is free for good.
+            let mut walk = query.start.manhattan(query.goal);
+            let mut lower = walk.max(p.goal_ready.saturating_sub(query.start_tick));
             if enabled && odds.worth_trying() {
-                let bare = grid.without_obstacles();
-                let found = search.run(&bare, query, p, 0, &mut pass).ok();
-                if let Some(plan) = &found {
-                    lower = lower.max(plan.cost());
+                let found = bare.path(grid.walls(), query, p, &mut pass);
+                if let Some(cells) = &found {
+                    walk = cells.len() as Tick - 1;
+                    lower = lower.max(walk);
                 }
                 // Free of vertex and swap conflicts, goal kept; or made so
                 // by waits and detours that arrive no later than both the
                 // bare path and the goal allow.
-                let held = found.and_then(|plan| {
-                    let cells = plan.cells();
-                    if validate_path(grid, query, &cells, plan.cost()).is_ok() {
-                        return Some(plan);
+                let held = found.and_then(|cells| {
+                    let cost = cells.len() as Tick - 1;
+                    if validate_path(grid, query, &cells, cost).is_ok() {
+                        return Some(reroute::plan_of(&cells, query.start_tick));
                     }
                     // No path arrives before either; one past the horizon
                     // is the temporal search's error to report.
-                    let cost = plan.arrival().max(p.goal_ready) - query.start_tick;
+                    let cost = cost.max(p.goal_ready.saturating_sub(query.start_tick));
                     if query.horizon.is_some_and(|h| cost > h) {
                         return None;
                     }
@@ -237,7 +250,7 @@ impl Planner for Jpst {
             }
             if flooding && flood_odds.worth_trying() {
                 let mut words = 0;
-                let found = flood_fill(flood, grid, query, p, lower, &mut words);
+                let found = flood_fill(flood, grid, query, p, lower, walk, &mut words);
                 // Row words are far cheaper than expansions: counted as the
                 // odds count them, in the stats and the budget too.
                 let work = words.div_ceil(WORDS_PER_EXPANSION);
@@ -280,6 +293,11 @@ const WORDS_PER_EXPANSION: u64 = 32;
 /// Slack above the lower bound of each flood tried, in ticks.
 const FLOOD_SLACKS: [Tick; 3] = [4, 16, 64];
 
+/// Steps above the quickest walk that the cells of a flood for a goal free
+/// only later may add, tried in turn: a band too narrow to wait in dies
+/// out after a few words.
+const WAIT_BANDS: [Tick; 3] = [2, 8, 32];
+
 /// Most row words the floods of one query may process (32 MiB of reached
 /// sets).
 const FLOOD_MAX_WORDS: u64 = 1 << 22;
@@ -293,6 +311,7 @@ fn flood_fill(
     query: &Query,
     p: &Prepared,
     lower: Tick,
+    walk: Tick,
     words: &mut u64,
 ) -> Option<Vec<Cell>> {
     let start = query.start_tick;
@@ -302,6 +321,22 @@ fn flood_fill(
     let max_words = query.budget.map_or(FLOOD_MAX_WORDS, |b| {
         b.saturating_mul(WORDS_PER_EXPANSION).min(FLOOD_MAX_WORDS)
     });
+    // The goal is free for good only well after the quickest walk would
+    // arrive, so the agent must wait on the way, and a flood bounded by that
+    // tick takes in every cell it could wait on. A path that arrives at the
+    // lower bound is optimal whatever cells it uses: first look for one
+    // through the cells of near-quickest walks only.
+    let by = start.saturating_add(lower);
+    if lower > walk + FLOOD_SLACKS[0] && by <= last {
+        let trip = (query.start, start, query.goal, p.goal_ready);
+        for band in WAIT_BANDS {
+            match flood.run_within(grid, trip, by, walk + band, max_words, words) {
+                Flooded::Path(cells) => return Some(cells),
+                Flooded::TooBig => return None,
+                Flooded::NotBy => {}
+            }
+        }
+    }
     for slack in FLOOD_SLACKS {
         let arrive_by = start.saturating_add(lower).saturating_add(slack).min(last);
         match flood.run(

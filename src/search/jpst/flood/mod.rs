@@ -111,6 +111,24 @@ impl Flood {
         max_words: u64,
         words: &mut u64,
     ) -> Flooded {
+        let trip = (start, start_tick, goal, goal_ready);
+        self.run_within(grid, trip, arrive_by, FOREVER, max_words, words)
+    }
+
+    /// [`run`](Self::run) for the trip `(start, start_tick, goal,
+    /// goal_ready)`, using only the cells whose walking distance to the goal
+    /// plus Manhattan distance from the start is at most `within`. A path
+    /// found is then the earliest through those cells, not always the
+    /// earliest of all; one arriving at a lower bound of every arrival is.
+    pub(super) fn run_within(
+        &mut self,
+        grid: &NavGrid,
+        (start, start_tick, goal, goal_ready): (Cell, Tick, Cell, Tick),
+        arrive_by: Tick,
+        within: Tick,
+        max_words: u64,
+        words: &mut u64,
+    ) -> Flooded {
         if start_tick.saturating_add(start.manhattan(goal)) > arrive_by || arrive_by == FOREVER {
             return Flooded::NotBy;
         }
@@ -138,7 +156,7 @@ impl Flood {
             grid.walls(),
             start,
             goal,
-            arrive_by - start_tick,
+            (arrive_by - start_tick).min(within),
             max_words,
             words,
         ) {
@@ -464,20 +482,9 @@ fn state(tm: &TemporalMap, cell: usize, tick: Tick) -> (State, Option<Tick>) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_rng::Rng;
     use super::*;
     use crate::grid::{ObstacleEnd, StaticGrid};
-
-    /// A small xorshift generator: the tests need no crate for this.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u32) -> u32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % u64::from(n)) as u32
-        }
-    }
 
     /// A random walk of `len` ticks over free cells, from a random cell.
     fn walk(grid: &NavGrid, rng: &mut Rng, len: usize) -> Vec<Cell> {
@@ -628,6 +635,26 @@ mod tests {
                 _ => panic!(
                     "case {case}: {w}x{h} {start:?}@{t0} -> {goal:?} ready {ready} by {by}: flood {got:?}, brute force {want:?}"
                 ),
+            }
+            // Kept to the cells near the quickest walks, a flood finds a
+            // valid path, and none earlier than the earliest; when it finds
+            // none, it is because the earliest leaves those cells.
+            let within = start.manhattan(goal) + rng.below(6);
+            let trip = (start, t0, goal, ready);
+            let near = flood.run_within(&grid, trip, by, within, u64::MAX, &mut words);
+            match (near, want) {
+                (Flooded::Path(path), Some(t)) => {
+                    assert!(path.len() as Tick > t - t0, "case {case}: too early");
+                    assert_eq!(path[path.len() - 1], goal, "case {case}");
+                    for (k, pair) in path.windows(2).enumerate() {
+                        assert!(
+                            grid.can_step(pair[0], pair[1], t0 + k as Tick),
+                            "case {case}: banded step {k}"
+                        );
+                    }
+                }
+                (Flooded::NotBy, _) => {}
+                (near, want) => panic!("case {case}: banded flood {near:?}, brute force {want:?}"),
             }
         }
     }

@@ -1,0 +1,319 @@
+//! The first pass's search: jump point search over the walls alone, its
+//! jumps read from a [`JumpTable`] built once per map.
+//!
+//! The rule is JPST's on a map where nothing moves: vertical moves before
+//! horizontal ones, a turn from horizontal to vertical only at a forced
+//! cell, and a vertical jump stops where a horizontal jump from it would
+//! stop. Each jump is two table reads and a look at the goal, so a search
+//! costs about what its open list does.
+
+use crate::grid::{Cell, Dir, DirSet, StaticGrid, Tick};
+
+use super::super::goal::{Prepared, cell_of};
+use super::super::heuristic::UNREACHABLE;
+use super::super::nodes::OpenEntry;
+use super::super::open::OpenList;
+use super::super::plan::SearchStats;
+use super::super::query::Query;
+use super::jump_table::{Ahead, JumpTable};
+
+/// One cell's search state.
+#[derive(Clone, Copy, Debug, Default)]
+struct Spot {
+    /// The search that last touched the cell; the rest is stale otherwise.
+    query: u32,
+    /// Steps from the start.
+    g: u32,
+    /// The jump point this one was reached from (itself at the start).
+    parent: u32,
+    /// Directions to go on in, and those already gone in at `g`.
+    dirs: DirSet,
+    done: DirSet,
+}
+
+/// Reusable state of the first pass's search, and the table of the last
+/// map it searched.
+#[derive(Debug, Default)]
+pub(super) struct BareSearch {
+    table: Option<JumpTable>,
+    query: u32,
+    spots: Vec<Spot>,
+    open: OpenList,
+}
+
+impl BareSearch {
+    /// A shortest path over the walls alone from the query's start to its
+    /// goal, one cell per step, or `None` if there is none, it would end
+    /// past the horizon, or the budget runs out. Counts expansions and
+    /// generated jump points in `stats`.
+    pub(super) fn path(
+        &mut self,
+        walls: &StaticGrid,
+        query: &Query,
+        p: &Prepared,
+        stats: &mut SearchStats,
+    ) -> Option<Vec<Cell>> {
+        if !self.table.as_ref().is_some_and(|t| t.is_for(walls)) {
+            self.table = Some(JumpTable::new(walls));
+        }
+        self.reset(walls.cell_count());
+        let start = p.start as u32;
+        self.touch(start, 0, start, DirSet::ALL);
+        self.push(p, query.start_tick, start, 0)?;
+        let width = walls.width() as usize;
+        while let Some(entry) = self.open.pop() {
+            let here = entry.node;
+            let spot = self.spots[here as usize];
+            let todo = spot.dirs.minus(spot.done);
+            if spot.g != entry.g - query.start_tick || todo.is_empty() {
+                continue;
+            }
+            if p.beyond_horizon(entry.f).is_err() {
+                return None;
+            }
+            if here as usize == p.goal {
+                return Some(self.cells_to(here, width));
+            }
+            if query.budget.is_some_and(|b| stats.expanded >= b) {
+                return None;
+            }
+            stats.expanded += 1;
+            self.spots[here as usize].done = spot.done.union(todo);
+            let cell = cell_of(here as usize, width);
+            for dir in todo.iter() {
+                let Some((to, dirs)) = self.jump(walls, cell, dir, query.goal) else {
+                    continue;
+                };
+                let k = to.manhattan(cell);
+                let next = walls.index(to) as u32;
+                if self.touch(next, spot.g + k, here, dirs) {
+                    stats.generated += 1;
+                    // A cell the goal cannot be reached from is not queued.
+                    let _ = self.push(p, query.start_tick, next, spot.g + k);
+                }
+            }
+        }
+        None
+    }
+
+    fn reset(&mut self, cells: usize) {
+        if self.spots.len() != cells {
+            self.spots = vec![Spot::default(); cells];
+            self.query = 0;
+        }
+        self.query = self.query.wrapping_add(1);
+        if self.query == 0 {
+            self.spots.fill(Spot::default());
+            self.query = 1;
+        }
+        self.open.clear();
+    }
+
+    /// Records reaching dense cell `cell` after `g` steps from jump point
+    /// `parent`, to go on in `dirs`; true if that is new (an earlier
+    /// arrival, or directions not known at this one).
+    fn touch(&mut self, cell: u32, g: u32, parent: u32, dirs: DirSet) -> bool {
+        let query = self.query;
+        let spot = &mut self.spots[cell as usize];
+        if spot.query != query || g < spot.g {
+            *spot = Spot {
+                query,
+                g,
+                parent,
+                dirs,
+                done: DirSet::EMPTY,
+            };
+            true
+        } else if g == spot.g && !dirs.is_subset(spot.dirs) {
+            spot.dirs = spot.dirs.union(dirs);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Queues dense cell `cell`, reached after `g` steps; `None` if the goal
+    /// cannot be reached from it.
+    fn push(&mut self, p: &Prepared, start_tick: Tick, cell: u32, g: u32) -> Option<()> {
+        let h = p.h.at_index(cell as usize);
+        if h == UNREACHABLE {
+            return None;
+        }
+        let g = start_tick + g;
+        self.open.push(OpenEntry {
+            f: u64::from(g) + u64::from(h),
+            g,
+            node: cell,
+        });
+        Some(())
+    }
+
+    /// Where a jump from `from` in `dir` stops, with the directions to go
+    /// on in there; `None` if it runs into a wall first.
+    fn jump(&self, walls: &StaticGrid, from: Cell, dir: Dir, goal: Cell) -> Option<(Cell, DirSet)> {
+        let table = self.table.as_ref().expect("built before the search");
+        let (mut steps, limit) = match table.ahead(walls, from.x, from.y, dir) {
+            Ahead::Stop(k) => (Some(k), k),
+            Ahead::Wall(k) => (None, k),
+        };
+        // The goal ahead, or (for a vertical jump) in a row it crosses and
+        // walkable to from there.
+        let (along, across) = if dir.is_vertical() {
+            (goal.y.abs_diff(from.y), goal.x.abs_diff(from.x))
+        } else {
+            (goal.x.abs_diff(from.x), goal.y.abs_diff(from.y))
+        };
+        let ahead = match dir {
+            Dir::North => goal.y < from.y,
+            Dir::South => goal.y > from.y,
+            Dir::East => goal.x > from.x,
+            Dir::West => goal.x < from.x,
+        };
+        if ahead && along <= limit && steps.is_none_or(|k| along < k) {
+            // No horizontal jump from the goal's row stops before the
+            // vertical one would (that row would stop it): the way to the
+            // goal is open if no wall comes first.
+            let reaches = across == 0
+                || dir.is_vertical() && {
+                    let side = if goal.x > from.x {
+                        Dir::East
+                    } else {
+                        Dir::West
+                    };
+                    let way = table.ahead(walls, from.x, goal.y, side);
+                    matches!(way, Ahead::Stop(k) | Ahead::Wall(k) if across <= k)
+                };
+            if reaches {
+                steps = Some(along);
+            }
+        }
+        let steps = steps?;
+        let (dx, dy) = dir.delta();
+        let to = Cell::new(
+            from.x.wrapping_add_signed(dx * steps as i32),
+            from.y.wrapping_add_signed(dy * steps as i32),
+        );
+        let dirs = if dir.is_vertical() {
+            dir.bit().union(DirSet::HORIZONTAL)
+        } else {
+            forced_sides(walls, to, dir).fold(dir.bit(), |set, side| set.union(side.bit()))
+        };
+        Some((to, dirs))
+    }
+
+    /// The path from the start to jump point `last`, one cell per step.
+    fn cells_to(&self, last: u32, width: usize) -> Vec<Cell> {
+        let mut points = vec![last];
+        let mut at = last;
+        while self.spots[at as usize].parent != at {
+            at = self.spots[at as usize].parent;
+            points.push(at);
+        }
+        points.reverse();
+        let mut cells = vec![cell_of(points[0] as usize, width)];
+        for pair in points.windows(2) {
+            let to = cell_of(pair[1] as usize, width);
+            let mut here = cell_of(pair[0] as usize, width);
+            let dir = line_dir(here, to);
+            while here != to {
+                here = here.step(dir).expect("on the map");
+                cells.push(here);
+            }
+        }
+        cells
+    }
+}
+
+/// The direction from `from` to `to`, two different cells in one row or
+/// column.
+fn line_dir(from: Cell, to: Cell) -> Dir {
+    if to.x > from.x {
+        Dir::East
+    } else if to.x < from.x {
+        Dir::West
+    } else if to.y > from.y {
+        Dir::South
+    } else {
+        Dir::North
+    }
+}
+
+/// The vertical directions in which walkable cell `at`, entered by a move
+/// in horizontal direction `dir`, is forced to turn: the side cell is
+/// walkable and the cell diagonally behind it is not (or is off the map).
+fn forced_sides(walls: &StaticGrid, at: Cell, dir: Dir) -> impl Iterator<Item = Dir> {
+    let rows = walls.rows();
+    let (x, y) = (i64::from(at.x), i64::from(at.y));
+    let back = x - i64::from(dir.delta().0);
+    [(Dir::North, -1), (Dir::South, 1)]
+        .into_iter()
+        .filter(move |&(_, dy)| rows.get_padded(x, y + dy) && !rows.get_padded(back, y + dy))
+        .map(|(side, _)| side)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_rng::Rng;
+    use super::*;
+    use crate::grid::NavGrid;
+    use crate::search::Heuristic;
+    use crate::search::heuristic::{HeuristicCache, bfs_from};
+
+    #[test]
+    fn bare_paths_are_shortest_walks_over_the_walls() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut search = BareSearch::default();
+        let mut cache = HeuristicCache::new(2);
+        let mut grid = NavGrid::new(StaticGrid::open(1, 1).expect("map"));
+        let mut found = 0;
+        for case in 0..3000 {
+            // Now and then the same map with one cell changed: the table
+            // must follow the walls.
+            if case % 5 != 4 {
+                let w = 1 + rng.below(if case % 5 == 0 { 150 } else { 12 });
+                let h = 1 + rng.below(if case % 5 == 1 { 150 } else { 12 });
+                let density = rng.below(45);
+                let open: Vec<bool> = (0..w * h).map(|_| rng.below(100) >= density).collect();
+                let walls = StaticGrid::from_fn(w, h, |c| open[(c.y * w + c.x) as usize]);
+                grid = NavGrid::new(walls.expect("map"));
+            } else {
+                let cell = Cell::new(rng.below(grid.width()), rng.below(grid.height()));
+                let was = grid.walls().is_passable(cell);
+                grid.walls_mut()
+                    .set_passable(cell, !was)
+                    .expect("on the map");
+            }
+            let (w, h) = (grid.width(), grid.height());
+            let start = Cell::new(rng.below(w), rng.below(h));
+            let goal = Cell::new(rng.below(w), rng.below(h));
+            let query = Query::new(start, goal);
+            let heuristic = if case % 3 == 0 {
+                Heuristic::Perfect2D
+            } else {
+                Heuristic::Manhattan
+            };
+            let Ok(p) = Prepared::new(&grid, &query, heuristic, &mut cache) else {
+                continue;
+            };
+            let want = bfs_from(grid.walls(), goal)[grid.walls().index(start)];
+            let mut stats = SearchStats::default();
+            let got = search.path(grid.walls(), &query, &p, &mut stats);
+            let Some(cells) = got else {
+                assert_eq!(want, UNREACHABLE, "case {case}: {w}x{h} {start} -> {goal}");
+                continue;
+            };
+            found += 1;
+            assert_eq!(
+                cells.len() as u32 - 1,
+                want,
+                "case {case}: {w}x{h} {start} -> {goal}"
+            );
+            assert_eq!((cells[0], cells[cells.len() - 1]), (start, goal));
+            for pair in cells.windows(2) {
+                assert_eq!(pair[0].manhattan(pair[1]), 1, "case {case}");
+                assert!(grid.walls().is_passable(pair[1]), "case {case}");
+            }
+        }
+        assert!(found > 1000, "only {found} paths checked");
+    }
+}
