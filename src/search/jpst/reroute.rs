@@ -150,21 +150,24 @@ fn staircase(grid: &NavGrid, t: Tick, a: Cell, b: Cell) -> Option<Vec<Cell>> {
     let mut came = vec![0u8; (w + 1) * (h + 1)];
     came[0] = 3;
     for v in 0..=h {
+        // Cells of this row reached; none means none of the rows after.
+        let mut reached = v == 0;
         for u in 0..=w {
             if u + v == 0 {
+                continue;
+            }
+            // The obstacles are read only where a step can come from.
+            let x_before = u > 0 && came[u - 1 + v * (w + 1)] != 0;
+            let y_before = v > 0 && came[u + (v - 1) * (w + 1)] != 0;
+            if !x_before && !y_before {
                 continue;
             }
             let (cell, tick) = (at(u, v), t + (u + v) as Tick);
             if !grid.is_free(cell, tick) {
                 continue;
             }
-            let from_x = u > 0
-                && came[u - 1 + v * (w + 1)] != 0
-                && !grid.is_swap(at(u - 1, v), cell, tick - 1);
-            let from_y = !from_x
-                && v > 0
-                && came[u + (v - 1) * (w + 1)] != 0
-                && !grid.is_swap(at(u, v - 1), cell, tick - 1);
+            let from_x = x_before && !grid.is_swap(at(u - 1, v), cell, tick - 1);
+            let from_y = !from_x && y_before && !grid.is_swap(at(u, v - 1), cell, tick - 1);
             came[u + v * (w + 1)] = if from_x {
                 1
             } else if from_y {
@@ -172,6 +175,10 @@ fn staircase(grid: &NavGrid, t: Tick, a: Cell, b: Cell) -> Option<Vec<Cell>> {
             } else {
                 0
             };
+            reached |= from_x || from_y;
+        }
+        if !reached {
+            return None;
         }
     }
     let (mut u, mut v) = (w, h);
