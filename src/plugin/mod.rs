@@ -1,6 +1,6 @@
 //! The Bevy plugin: mirrors walls and reservations into a
 //! [`NavGrid`](crate::grid::NavGrid), plans units' orders in background
-//! tasks (JPST while few cells have moving obstacles, SIPP in crowds; see
+//! tasks (JPST, or SIPP where JPST's cheap stages stop answering; see
 //! [`PlannerKind::Auto`]), and drives units along their temporal paths.
 //!
 //! ```no_run
@@ -151,8 +151,9 @@ impl JpstPlugin {
     }
 
     /// Plans with `planner` and `heuristic`. The defaults are
-    /// [`PlannerKind::Auto`] (JPST while few cells have moving obstacles,
-    /// SIPP once many do) and [`Heuristic::Manhattan`].
+    /// [`PlannerKind::Auto`] (JPST while its cheap stages answer most
+    /// queries, SIPP while its temporal search would do most of the work)
+    /// and [`Heuristic::Manhattan`].
     pub fn with_planner(mut self, planner: PlannerKind, heuristic: Heuristic) -> Self {
         self.settings.planner = planner;
         self.settings.heuristic = heuristic;

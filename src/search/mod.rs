@@ -17,10 +17,10 @@ mod step;
 mod validate;
 
 pub use astar::TimeExpandedAStar;
-pub use auto::{AutoPlanner, SIPP_FROM_SHARE};
+pub use auto::{AutoPlanner, SIPP_FROM_SEARCH_SHARE};
 pub use error::PlanError;
 pub use heuristic::HeuristicCache;
-pub use jpst::Jpst;
+pub use jpst::{Jpst, JpstStage};
 pub use plan::{Plan, SearchStats, Waypoint, materialise};
 pub use query::{GoalPolicy, Heuristic, Query};
 pub use sipp::Sipp;
@@ -51,8 +51,8 @@ pub enum PlannerKind {
     Sipp,
     /// A* over (cell, tick) ([`TimeExpandedAStar`]), the reference.
     TimeExpandedAStar,
-    /// JPST while few cells have moving obstacles, SIPP once many do
-    /// ([`AutoPlanner`]).
+    /// JPST while its cheap stages answer most queries, SIPP while its
+    /// temporal search would do most of the work ([`AutoPlanner`]).
     Auto,
 }
 

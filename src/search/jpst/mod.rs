@@ -49,10 +49,24 @@ use static_first::Odds;
 /// The default jump limit: effectively none.
 pub const NO_JUMP_LIMIT: u32 = u32::MAX;
 
+/// Which stage of [`Jpst`] answered a query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JpstStage {
+    /// The shortest walk over the walls alone, as found or mended (see
+    /// [`Jpst::with_static_first`]).
+    FirstPass,
+    /// The flood of the time-expanded grid (see [`Jpst::with_flood`]).
+    Flood,
+    /// The temporal jump point search, which also reports every error.
+    Search,
+}
+
 /// Temporal Jump Point Search over a [`NavGrid`].
 #[derive(Debug)]
 pub struct Jpst {
     runner: QueryRunner,
+    /// The stage that answered the last query.
+    last_stage: JpstStage,
     search: JpstSearch,
     /// The first pass's search, with the jump table of the last map.
     bare: BareSearch,
@@ -91,6 +105,7 @@ impl Jpst {
     pub fn new(heuristic: Heuristic) -> Self {
         Self {
             runner: QueryRunner::new(heuristic),
+            last_stage: JpstStage::Search,
             search: JpstSearch {
                 jump_limit: NO_JUMP_LIMIT,
                 speculative_wait: false,
@@ -188,6 +203,14 @@ impl Jpst {
         self.flood_first = on;
         self
     }
+
+    /// The stage that answered the last query: where the temporal search
+    /// answers most queries, JPST's cheaper stages are not paying and SIPP
+    /// is usually faster ([`AutoPlanner`](super::AutoPlanner) switches on
+    /// this).
+    pub fn last_stage(&self) -> JpstStage {
+        self.last_stage
+    }
 }
 
 impl Planner for Jpst {
@@ -202,6 +225,8 @@ impl Planner for Jpst {
     fn plan(&mut self, grid: &NavGrid, query: &Query) -> Result<Plan, PlanError> {
         let (search, odds, bare) = (&mut self.search, &mut self.odds, &mut self.bare);
         let (flood, flood_odds) = (&mut self.flood, &mut self.flood_odds);
+        let stage = &mut self.last_stage;
+        *stage = JpstStage::Search;
         // Without obstacles the temporal search is the bare one.
         let moving = grid.obstacles().touched_cells() > 0;
         let enabled =
@@ -243,6 +268,7 @@ impl Planner for Jpst {
                 });
                 odds.passed(held.is_some(), pass.expanded);
                 if let Some(plan) = held {
+                    *stage = JpstStage::FirstPass;
                     stats.expanded = pass.expanded;
                     stats.generated = pass.generated;
                     return Ok(plan);
@@ -257,6 +283,7 @@ impl Planner for Jpst {
                 flood_odds.passed(found.is_some(), work);
                 pass.expanded += work;
                 if let Some(cells) = found {
+                    *stage = JpstStage::Flood;
                     stats.expanded = pass.expanded;
                     stats.generated = pass.generated;
                     return Ok(reroute::plan_of(&cells, query.start_tick));
