@@ -6,7 +6,7 @@
 //! ```
 //!
 //! `--planner` picks the plugin's planner (`auto` by default, as in the
-//! plugin: JPST, or SIPP where JPST's cheap stages stop answering),
+//! plugin: JPST, or SIPP in crowds where JPST's cheap stages stop answering),
 //! so the planners can be compared on the same crowd.
 //! `--expansions-per-batch` sets the plugin's limit of that name (default
 //! 200,000; `none` lifts it).

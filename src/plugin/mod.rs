@@ -1,7 +1,8 @@
 //! The Bevy plugin: mirrors walls and reservations into a
 //! [`NavGrid`](crate::grid::NavGrid), plans units' orders in background
-//! tasks (JPST, or SIPP where JPST's cheap stages stop answering; see
-//! [`PlannerKind::Auto`]), and drives units along their temporal paths.
+//! tasks (JPST, or SIPP in crowds where JPST's cheap stages stop
+//! answering; see [`PlannerKind::Auto`]), and drives units along their
+//! temporal paths.
 //!
 //! ```no_run
 //! use bevy::prelude::*;
@@ -151,9 +152,9 @@ impl JpstPlugin {
     }
 
     /// Plans with `planner` and `heuristic`. The defaults are
-    /// [`PlannerKind::Auto`] (JPST while its cheap stages answer most
-    /// queries, SIPP while its temporal search would do most of the work)
-    /// and [`Heuristic::Manhattan`].
+    /// [`PlannerKind::Auto`] (JPST, unless the map is crowded and JPST's
+    /// temporal search has been doing most of the work; SIPP then) and
+    /// [`Heuristic::Manhattan`].
     pub fn with_planner(mut self, planner: PlannerKind, heuristic: Heuristic) -> Self {
         self.settings.planner = planner;
         self.settings.heuristic = heuristic;

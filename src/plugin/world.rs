@@ -85,9 +85,9 @@ pub struct NavSettings {
     /// Nav ticks between prunings that drop what is in the past from the
     /// reservation table (in place), so memory stays flat.
     pub compact_every: Tick,
-    /// The planner ([`PlannerKind::Auto`] by default: JPST while its cheap
-    /// stages answer most queries, SIPP while its temporal search would do
-    /// most of the work).
+    /// The planner ([`PlannerKind::Auto`] by default: JPST, unless the map
+    /// is crowded and JPST's temporal search has been doing most of the
+    /// work; SIPP then).
     pub planner: PlannerKind,
     /// The planner's heuristic.
     pub heuristic: Heuristic,

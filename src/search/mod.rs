@@ -17,7 +17,7 @@ mod step;
 mod validate;
 
 pub use astar::TimeExpandedAStar;
-pub use auto::{AutoPlanner, SIPP_FROM_SEARCH_SHARE};
+pub use auto::{AutoPlanner, SIPP_FROM_SEARCH_SHARE, SIPP_FROM_SHARE};
 pub use error::PlanError;
 pub use heuristic::HeuristicCache;
 pub use jpst::{Jpst, JpstStage};
@@ -51,8 +51,8 @@ pub enum PlannerKind {
     Sipp,
     /// A* over (cell, tick) ([`TimeExpandedAStar`]), the reference.
     TimeExpandedAStar,
-    /// JPST while its cheap stages answer most queries, SIPP while its
-    /// temporal search would do most of the work ([`AutoPlanner`]).
+    /// JPST, unless the map is crowded and JPST's temporal search has been
+    /// doing most of the work; SIPP then ([`AutoPlanner`]).
     Auto,
 }
 
