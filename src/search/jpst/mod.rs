@@ -16,9 +16,9 @@
 //! stages that answer only with paths proven earliest: jump point search
 //! on the walls alone (`bare.rs`, `jump_table.rs`), whose path is kept if
 //! it meets no moving obstacle or can be mended without arriving later
-//! (`static_first.rs`, `reroute.rs`), and a bit-parallel flood of the time-expanded grid within
-//! a few ticks of the lower bound that pass gives (`flood.rs`). Each is
-//! tried only while it has been paying.
+//! (`static_first.rs`, `reroute.rs`), and a bit-parallel flood of the
+//! time-expanded grid within a few ticks of the lower bound that pass
+//! gives (`flood/`). Each is tried only while it has been paying.
 
 mod bare;
 mod flood;
@@ -185,10 +185,11 @@ impl Jpst {
     /// the temporal search. Where the goal is free for good only well after
     /// the quickest walk would arrive, every cell the agent could wait on
     /// is in that band; a path arriving at the lower bound is then first
-    /// looked for among the cells a few steps off the quickest walks. Like the pass, it is tried only while it has been
-    /// paying (in mazes crowded with units, arrivals are often hundreds of
-    /// ticks late and the band is no thinner than the maze), probing once
-    /// in 16 queries otherwise.
+    /// looked for among the cells a few steps off the quickest walks. Like
+    /// the pass, it is tried only while it has been paying (in mazes
+    /// crowded with units, arrivals are often hundreds of ticks late and
+    /// the band is no thinner than the maze), probing once in 16 queries
+    /// otherwise.
     ///
     /// Maps of more than 2^22 cells skip it: its walking distances take 4
     /// bytes per cell of the map.
