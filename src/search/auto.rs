@@ -20,7 +20,7 @@
 //! share of busy cells alone cannot tell den520d from a maze; the stage
 //! share alone sent too many queries of the example scene's gated crowd
 //! to SIPP, whose larger expansion counts use up the plugin's per-batch
-//! budget sooner (mean order latency 10.5 -> 22.9 nav ticks).
+//! budget sooner (mean order latency 11.2 -> 17.0-18.2 nav ticks).
 //!
 //! Both are optimal, so switching changes no cost, only which of several
 //! equally fast paths comes back. The choice depends only on the map and
