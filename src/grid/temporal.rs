@@ -717,8 +717,8 @@ impl TemporalMap {
     /// True while no cell has a timeline (since the map was made, or since
     /// it was last moved on): every per-cell bound holds its default, so
     /// the look-ups answer without reading them. A map without moving
-    /// obstacles, such as the one JPST's first pass searches, then keeps
-    /// its flat per-cell arrays out of the processor's caches.
+    /// obstacles then keeps its flat per-cell arrays out of the
+    /// processor's caches.
     #[inline]
     fn quiet(&self) -> bool {
         self.timelines.is_empty()

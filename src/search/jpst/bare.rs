@@ -14,7 +14,7 @@ use super::super::goal::{Prepared, cell_of};
 use super::super::heuristic::UNREACHABLE;
 use super::super::nodes::OpenEntry;
 use super::super::open::OpenList;
-use super::super::plan::SearchStats;
+use super::super::plan::{SearchStats, Waypoint, materialise};
 use super::super::query::Query;
 use super::jump_table::{Ahead, JumpTable};
 
@@ -204,38 +204,20 @@ impl BareSearch {
 
     /// The path from the start to jump point `last`, one cell per step.
     fn cells_to(&self, last: u32, width: usize) -> Vec<Cell> {
-        let mut points = vec![last];
+        // Jump points lie in a line with their parents and are reached one
+        // step per tick: their waypoints expand to the same cells.
+        let waypoint = |at: u32| Waypoint {
+            cell: cell_of(at as usize, width),
+            tick: self.spots[at as usize].g,
+        };
+        let mut points = vec![waypoint(last)];
         let mut at = last;
         while self.spots[at as usize].parent != at {
             at = self.spots[at as usize].parent;
-            points.push(at);
+            points.push(waypoint(at));
         }
         points.reverse();
-        let mut cells = vec![cell_of(points[0] as usize, width)];
-        for pair in points.windows(2) {
-            let to = cell_of(pair[1] as usize, width);
-            let mut here = cell_of(pair[0] as usize, width);
-            let dir = line_dir(here, to);
-            while here != to {
-                here = here.step(dir).expect("on the map");
-                cells.push(here);
-            }
-        }
-        cells
-    }
-}
-
-/// The direction from `from` to `to`, two different cells in one row or
-/// column.
-fn line_dir(from: Cell, to: Cell) -> Dir {
-    if to.x > from.x {
-        Dir::East
-    } else if to.x < from.x {
-        Dir::West
-    } else if to.y > from.y {
-        Dir::South
-    } else {
-        Dir::North
+        materialise(&points)
     }
 }
 
