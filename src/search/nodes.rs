@@ -7,7 +7,7 @@
 
 use std::cmp::Ordering;
 
-use crate::grid::{DirSet, Tick};
+use crate::grid::{Dir, DirSet, Tick};
 
 use super::goal::cell_of;
 use super::plan::{Plan, SearchStats, Waypoint};
@@ -84,6 +84,26 @@ impl NodeTable {
 }
 
 impl NodeTable {
+    /// If `node` was reached from a neighbouring cell, the direction back
+    /// there and the safe interval it left from there.
+    #[inline]
+    pub(crate) fn step_back(&self, node: Node, width: u32) -> Option<(Dir, u32)> {
+        let from = self.nodes.get(node.parent as usize)?;
+        let (here, there, width) = (node.cell, from.cell, width);
+        let dir = if there + width == here {
+            Dir::North
+        } else if here + width == there {
+            Dir::South
+        } else if there + 1 == here && here % width != 0 {
+            Dir::West
+        } else if here + 1 == there && there % width != 0 {
+            Dir::East
+        } else {
+            return None;
+        };
+        Some((dir, from.interval))
+    }
+
     /// The plan that reaches node `last`: the chain of parents back to the
     /// root, as waypoints (cell and arrival tick).
     pub(crate) fn plan_to(&self, last: u32, width: usize) -> Plan {

@@ -116,7 +116,7 @@ impl SippSearch {
                 }
                 let intervals = obstacles.interval_count(n);
                 let (nodes, open) = (&mut self.nodes, &mut self.open);
-                step_into(obstacles, n, dir, node.g, stay_until, true, |t, k| {
+                step_into(obstacles, n, dir, node.g, stay_until, true, 0, |t, k| {
                     let child = nodes.get(n, k as usize, intervals);
                     let c = &mut nodes.nodes[child as usize];
                     if c.done == DirSet::ALL || c.g <= t {

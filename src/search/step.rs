@@ -14,7 +14,10 @@ use crate::grid::{Dir, FOREVER, TemporalMap, Tick};
 /// to stay there until `stay_until`, can enter by a move in direction `dir`;
 /// `arrival` is the earliest tick it can arrive in that interval. With
 /// `immediate == false` only arrivals after `g + 1` (those needing a wait)
-/// are reported.
+/// are reported. Intervals before number `first` are skipped: a step back
+/// into the cell the agent just came from passes `first` past the interval
+/// it left, whose arrivals are no earlier than its own.
+#[allow(clippy::too_many_arguments)] // one step of one state
 #[inline]
 pub(crate) fn step_into(
     obstacles: &TemporalMap,
@@ -23,6 +26,7 @@ pub(crate) fn step_into(
     g: Tick,
     stay_until: Tick,
     immediate: bool,
+    first: u32,
     mut emit: impl FnMut(Tick, u32),
 ) {
     let Some(earliest) = g.checked_add(1).filter(|t| *t < FOREVER) else {
@@ -33,13 +37,21 @@ pub(crate) fn step_into(
     if obstacles.busy_end(n) <= g {
         // Nothing happens next door from `g` on: the last safe interval,
         // entered at once (no departure can swap with the move either).
-        if immediate && earliest <= latest {
-            emit(earliest, obstacles.interval_count(n) as u32 - 1);
+        let last = obstacles.interval_count(n) as u32 - 1;
+        if immediate && earliest <= latest && last >= first {
+            emit(earliest, last);
         }
         return;
     }
+    if first as usize >= obstacles.interval_count(n) {
+        return;
+    }
     let intervals = obstacles.safe_intervals(n);
-    let first = intervals.partition_point(|iv| iv.end < earliest);
+    let first = if first == 0 {
+        intervals.partition_point(|iv| iv.end < earliest)
+    } else {
+        first as usize
+    };
     for (k, iv) in intervals.iter().enumerate().skip(first) {
         if iv.start > latest {
             break;
@@ -54,5 +66,36 @@ pub(crate) fn step_into(
         if t <= last && (immediate || t > earliest) {
             emit(t, k as u32);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Interval;
+
+    /// The arrivals `step_into` reports into cell 1 of a 2x1 map whose
+    /// cell 1 is blocked during ticks 4-5 and 9-10.
+    fn arrivals(g: Tick, stay_until: Tick, first: u32) -> Vec<(Tick, u32)> {
+        let mut map = TemporalMap::new(2, 1);
+        map.block(1, Interval::new(4, 5));
+        map.block(1, Interval::new(9, 10));
+        let mut out = Vec::new();
+        step_into(&map, 1, Dir::East, g, stay_until, true, first, |t, k| {
+            out.push((t, k))
+        });
+        out
+    }
+
+    #[test]
+    fn a_step_back_skips_the_intervals_before_first() {
+        assert_eq!(arrivals(2, FOREVER - 1, 0), [(3, 0), (6, 1), (11, 2)]);
+        assert_eq!(arrivals(2, FOREVER - 1, 1), [(6, 1), (11, 2)]);
+        assert_eq!(arrivals(2, FOREVER - 1, 3), []);
+        // Past the last block only the last interval is left.
+        assert_eq!(arrivals(12, FOREVER - 1, 2), [(13, 2)]);
+        assert_eq!(arrivals(12, FOREVER - 1, 3), []);
+        // The agent must leave by tick 6: the third interval is out of reach.
+        assert_eq!(arrivals(2, 6, 1), [(6, 1)]);
     }
 }

@@ -468,6 +468,7 @@ impl JpstSearch {
         let g = node.g;
         let here = walls.cell_at(cell);
         let stay_until = obstacles.safe_until(cell, node.interval as usize, g);
+        let back = self.nodes.step_back(node, walls.width());
         let mut successors = std::mem::take(&mut self.successors);
         successors.clear();
         for dir in crate::grid::Dir::ALL {
@@ -488,7 +489,13 @@ impl JpstSearch {
                 let count = obstacles.interval_count(n);
                 let (nodes, open, waits) = (&mut self.nodes, &mut self.open, &mut self.waits);
                 let speculative = self.speculative_wait;
-                step_into(obstacles, n, dir, g, stay_until, scan, |tick, k| {
+                // Back into the cell the agent came from: only the
+                // intervals after the one it left can be reached earlier.
+                let first = match back {
+                    Some((d, left)) if d == dir => left + 1,
+                    _ => 0,
+                };
+                step_into(obstacles, n, dir, g, stay_until, scan, first, |tick, k| {
                     let child = nodes.get(n, k as usize, count);
                     let dirs = || scanner.full_node_dirs(next.x, next.y, tick, dir);
                     // Those arriving after g + 1 waited first.
