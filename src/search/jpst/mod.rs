@@ -150,7 +150,8 @@ impl Jpst {
     /// is looked for next, along straight stretches of the path; where the
     /// goal is free for good only later (the `Stay` policy), so is a path
     /// that waits for it. Where neither works, that first pass was
-    /// wasted, so the planner stops trying it while it does not pay (it
+    /// wasted, so once it has seen two temporal searches to weigh it
+    /// against, the planner stops trying it while it does not pay (it
     /// still probes once in 16 queries), so which queries try it depends
     /// on those before. The pass's jump point search reads its jumps from
     /// bit rows, 64 cells at a time, with a table of where vertical jumps
@@ -189,7 +190,9 @@ impl Jpst {
     /// the pass, it is tried only while it has been paying (in mazes
     /// crowded with units, arrivals are often hundreds of ticks late and
     /// the band is no thinner than the maze), probing once in 16 queries
-    /// otherwise.
+    /// otherwise. It waits for one temporal search before its first try,
+    /// and until it has seen two it stops at 16 ticks of slack (the widest
+    /// flood can cost as much as a search).
     ///
     /// Maps of more than 2^22 cells skip it: its walking distances take 4
     /// bytes per cell of the map.
@@ -276,8 +279,15 @@ impl Planner for Jpst {
                 }
             }
             if flooding && flood_odds.worth_trying() {
+                // Until the odds know the search's cost, only the cheap
+                // tries: the widest flood can cost as much as a search.
+                let slacks = if flood_odds.proven() {
+                    &FLOOD_SLACKS[..]
+                } else {
+                    &FLOOD_SLACKS[..FLOOD_SLACKS.len() - 1]
+                };
                 let mut words = 0;
-                let found = flood_fill(flood, grid, query, p, lower, walk, &mut words);
+                let found = flood_fill(flood, grid, query, p, (lower, walk), slacks, &mut words);
                 // Row words are far cheaper than expansions: counted as the
                 // odds count them, in the stats and the budget too.
                 let work = words.div_ceil(WORDS_PER_EXPANSION);
@@ -338,8 +348,8 @@ fn flood_fill(
     grid: &NavGrid,
     query: &Query,
     p: &Prepared,
-    lower: Tick,
-    walk: Tick,
+    (lower, walk): (Tick, Tick),
+    slacks: &[Tick],
     words: &mut u64,
 ) -> Option<Vec<Cell>> {
     let start = query.start_tick;
@@ -365,7 +375,7 @@ fn flood_fill(
             }
         }
     }
-    for slack in FLOOD_SLACKS {
+    for &slack in slacks {
         let arrive_by = start.saturating_add(lower).saturating_add(slack).min(last);
         match flood.run(
             grid,

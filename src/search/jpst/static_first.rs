@@ -26,15 +26,21 @@ const WEIGHT: f32 = 1.0 / 8.0;
 /// queries, so the odds follow a world that thins out again.
 const PROBE_EVERY: u32 = 16;
 
+/// Temporal searches the odds must have seen before they skip a stage.
+const MIN_SEARCHES: u32 = 2;
+
 /// Whether the first pass pays: it is tried while the share of passes
 /// whose path held, times the expansions of a temporal search, outweighs
-/// the expansions of a pass. Expansions, not clock time, keep the choice
-/// the same from run to run.
+/// the expansions of a pass, and always until two temporal searches have
+/// been seen. Expansions, not clock time, keep the choice the same from
+/// run to run.
 #[derive(Debug)]
 pub(super) struct Odds {
     held: f32,
     pass_cost: f32,
     search_cost: f32,
+    /// Temporal searches seen, up to [`MIN_SEARCHES`].
+    searches: u32,
     skipped: u32,
     /// Whether to try before any temporal search was seen.
     blind: bool,
@@ -47,6 +53,7 @@ impl Default for Odds {
             held: 0.5,
             pass_cost: 0.0,
             search_cost: 0.0,
+            searches: 0,
             skipped: 0,
             blind: true,
         }
@@ -71,6 +78,11 @@ impl Odds {
         if self.search_cost == 0.0 {
             return self.blind;
         }
+        // One search is too little to judge by: a small one would make
+        // the stage look dear for a long time.
+        if !self.proven() {
+            return true;
+        }
         let pays = self.held * self.search_cost >= self.pass_cost;
         if pays || self.skipped + 1 >= PROBE_EVERY {
             self.skipped = 0;
@@ -79,6 +91,13 @@ impl Odds {
             self.skipped += 1;
             false
         }
+    }
+
+    /// Whether the odds have seen enough temporal searches to skip the
+    /// stage: until then it is tried whenever a search has been seen (or
+    /// before, for blind odds).
+    pub(super) fn proven(&self) -> bool {
+        self.searches >= MIN_SEARCHES
     }
 
     /// Records a pass that took `expanded` expansions and whose path held
@@ -91,6 +110,7 @@ impl Odds {
 
     /// Records a temporal search that took `expanded` expansions.
     pub(super) fn searched(&mut self, expanded: u64) {
+        self.searches = (self.searches + 1).min(MIN_SEARCHES);
         average(&mut self.search_cost, expanded);
     }
 }
@@ -178,6 +198,11 @@ mod tests {
         for _ in 0..64 {
             odds.passed(false, 400);
         }
+        // One search is too little evidence to give up on the stage.
+        assert!(!odds.proven());
+        assert!((0..PROBE_EVERY).all(|_| odds.worth_trying()));
+        odds.searched(1000);
+        assert!(odds.proven());
         let tried = (0..2 * PROBE_EVERY).filter(|_| odds.worth_trying()).count();
         assert_eq!(tried, 2);
     }
