@@ -37,8 +37,8 @@ pub(crate) fn step_into(
     if obstacles.busy_end(n) <= g {
         // Nothing happens next door from `g` on: the last safe interval,
         // entered at once (no departure can swap with the move either).
-        let last = obstacles.interval_count(n) as u32 - 1;
-        if immediate && earliest <= latest && last >= first {
+        let last = (obstacles.interval_count(n) as u32).checked_sub(1);
+        if let Some(last) = last.filter(|&k| immediate && earliest <= latest && k >= first) {
             emit(earliest, last);
         }
         return;
