@@ -33,6 +33,9 @@ pub(crate) struct Node {
     pub done: DirSet,
     /// Wait successors already generated at the current `g` (JPST).
     pub waited: bool,
+    /// The horizontal move of an arrival whose directions are worked out
+    /// only when needed (JPST): until then `dirs` reads all four.
+    pub turn: Option<Dir>,
 }
 
 /// Nodes of one search, reused between searches.
@@ -76,6 +79,7 @@ impl NodeTable {
                     dirs: DirSet::EMPTY,
                     done: DirSet::EMPTY,
                     waited: false,
+                    turn: None,
                 });
             }
         }

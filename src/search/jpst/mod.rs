@@ -29,13 +29,13 @@ mod static_first;
 #[cfg(test)]
 mod test_rng;
 
-use crate::grid::{Cell, DirSet, FOREVER, NavGrid, Tick};
+use crate::grid::{Cell, Dir, DirSet, FOREVER, NavGrid, Tick};
 
 use super::Planner;
 use super::error::PlanError;
 use super::goal::{Prepared, QueryRunner};
 use super::heuristic::UNREACHABLE;
-use super::nodes::{NodeTable, OpenEntry};
+use super::nodes::{Node, NodeTable, OpenEntry};
 use super::open::OpenList;
 use super::plan::{Plan, SearchStats};
 use super::query::{Heuristic, Query};
@@ -467,7 +467,10 @@ impl JpstSearch {
     /// there because nothing will open.
     fn expand(&mut self, id: u32, scanner: &Scanner<'_>, p: &Prepared, stats: &mut SearchStats) {
         stats.expanded += 1;
-        let node = self.nodes.nodes[id as usize];
+        let mut node = self.nodes.nodes[id as usize];
+        let width = scanner.walls().width();
+        settle(&mut self.nodes.nodes[id as usize], scanner, width);
+        node.dirs = self.nodes.nodes[id as usize].dirs;
         let todo = node.dirs.minus(node.done);
         let entry = &mut self.nodes.nodes[id as usize];
         entry.done = node.done.union(todo);
@@ -507,9 +510,9 @@ impl JpstSearch {
                 };
                 step_into(obstacles, n, dir, g, stay_until, scan, first, |tick, k| {
                     let child = nodes.get(n, k as usize, count);
-                    let dirs = || scanner.full_node_dirs(next.x, next.y, tick, dir);
+                    let arrival = Arrival::after_move(dir);
                     // Those arriving after g + 1 waited first.
-                    if relax(nodes, open, stats, id, child, tick, dirs, h)
+                    if relax(nodes, open, stats, id, child, tick, arrival, h, scanner)
                         && speculative
                         && tick > g.saturating_add(1)
                     {
@@ -558,17 +561,49 @@ impl JpstSearch {
             parent,
             child,
             s.tick,
-            || s.dirs(scanner),
+            s.arrival(),
             h,
+            scanner,
         );
     }
 }
 
-/// Offers node `child` an arrival at `tick` from `parent`, to go on in
-/// `dirs()`; queues it (f = tick + h) if that is earlier than its known
-/// arrival or adds directions at the same tick. Returns whether it did.
-/// The directions are worked out only for an arrival no later than the
-/// known one.
+/// How a node is entered: with the directions to go on in, or by a
+/// horizontal move into a full node, whose directions
+/// ([`Scanner::full_node_dirs`]) are worked out only if the node is
+/// expanded or entered again at the same tick.
+#[derive(Clone, Copy, Debug)]
+enum Arrival {
+    Dirs(DirSet),
+    Sideways(Dir),
+}
+
+impl Arrival {
+    /// A move in direction `dir` into a full node: all four directions
+    /// after a vertical move, worked out later after a horizontal one.
+    #[inline]
+    fn after_move(dir: Dir) -> Self {
+        if dir.is_vertical() {
+            Arrival::Dirs(DirSet::ALL)
+        } else {
+            Arrival::Sideways(dir)
+        }
+    }
+}
+
+/// Works out the directions of node `c` if its arrival left them for later.
+#[inline]
+fn settle(c: &mut Node, scanner: &Scanner<'_>, width: u32) {
+    if let Some(dir) = c.turn.take() {
+        c.dirs = scanner.full_node_dirs(c.cell % width, c.cell / width, c.g, dir);
+    }
+}
+
+/// Offers node `child` an arrival at `tick` from `parent`; queues it (f =
+/// tick + h) if that is earlier than its known arrival or adds directions
+/// at the same tick. Returns whether it did. A sideways arrival's
+/// directions are worked out only when the node is expanded, or when
+/// another arrival at the same tick needs them.
 #[allow(clippy::too_many_arguments)] // one relaxation of one edge
 #[inline]
 fn relax(
@@ -578,18 +613,29 @@ fn relax(
     parent: u32,
     child: u32,
     tick: Tick,
-    dirs: impl FnOnce() -> DirSet,
+    arrival: Arrival,
     h: u32,
+    scanner: &Scanner<'_>,
 ) -> bool {
     let c = &mut nodes.nodes[child as usize];
     if tick < c.g {
         c.g = tick;
-        c.dirs = dirs();
+        (c.dirs, c.turn) = match arrival {
+            Arrival::Dirs(dirs) => (dirs, None),
+            Arrival::Sideways(dir) => (DirSet::ALL, Some(dir)),
+        };
         c.done = DirSet::EMPTY;
         c.waited = false;
         c.parent = parent;
-    } else if tick == c.g && c.dirs != DirSet::ALL {
-        let dirs = dirs();
+    } else if tick == c.g && (c.dirs != DirSet::ALL || c.turn.is_some()) {
+        let width = scanner.walls().width();
+        settle(c, scanner, width);
+        let dirs = match arrival {
+            Arrival::Dirs(dirs) => dirs,
+            Arrival::Sideways(dir) => {
+                scanner.full_node_dirs(c.cell % width, c.cell / width, tick, dir)
+            }
+        };
         if dirs.is_subset(c.dirs) {
             return false;
         }
@@ -608,6 +654,6 @@ fn relax(
 
 /// True if the node has nothing left to expand at its current g.
 #[inline]
-fn is_done(node: &super::nodes::Node) -> bool {
+fn is_done(node: &Node) -> bool {
     node.waited && node.dirs.is_subset(node.done)
 }

@@ -30,11 +30,11 @@ pub(super) struct JumpPoint {
     pub tick: Tick,
     /// Directions to continue in from there (wait successors are always
     /// considered as well); unused for a full node entered sideways. Read
-    /// through [`dirs`](Self::dirs).
+    /// through [`arrival`](Self::arrival).
     dirs: DirSet,
     /// For a full node entered by a horizontal move, that move: its
-    /// directions are then worked out by [`Scanner::full_node_dirs`] when
-    /// it is recorded, and only if the arrival improves the node.
+    /// directions are then worked out by [`Scanner::full_node_dirs`] only
+    /// if the node is expanded (or entered again at the same tick).
     sideways: Option<Dir>,
 }
 
@@ -61,12 +61,13 @@ impl JumpPoint {
         }
     }
 
-    /// The directions to go on in.
+    /// How the jump point is entered: its directions, or the horizontal
+    /// move into it when it is a full node.
     #[inline]
-    pub(super) fn dirs(&self, scanner: &Scanner<'_>) -> DirSet {
+    pub(super) fn arrival(&self) -> super::Arrival {
         match self.sideways {
-            Some(dir) => scanner.full_node_dirs(self.at.x, self.at.y, self.tick, dir),
-            None => self.dirs,
+            Some(dir) => super::Arrival::Sideways(dir),
+            None => super::Arrival::Dirs(self.dirs),
         }
     }
 }
