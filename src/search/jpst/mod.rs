@@ -467,10 +467,8 @@ impl JpstSearch {
     /// there because nothing will open.
     fn expand(&mut self, id: u32, scanner: &Scanner<'_>, p: &Prepared, stats: &mut SearchStats) {
         stats.expanded += 1;
-        let mut node = self.nodes.nodes[id as usize];
-        let width = scanner.walls().width();
-        settle(&mut self.nodes.nodes[id as usize], scanner, width);
-        node.dirs = self.nodes.nodes[id as usize].dirs;
+        settle(&mut self.nodes.nodes[id as usize], scanner);
+        let node = self.nodes.nodes[id as usize];
         let todo = node.dirs.minus(node.done);
         let entry = &mut self.nodes.nodes[id as usize];
         entry.done = node.done.union(todo);
@@ -589,13 +587,23 @@ impl Arrival {
             Arrival::Sideways(dir)
         }
     }
+
+    /// The directions to go on in from dense cell `cell`, entered at
+    /// `tick`.
+    #[inline]
+    fn dirs(self, cell: u32, tick: Tick, scanner: &Scanner<'_>) -> DirSet {
+        match self {
+            Arrival::Dirs(dirs) => dirs,
+            Arrival::Sideways(dir) => scanner.full_node_dirs_of(cell, tick, dir),
+        }
+    }
 }
 
 /// Works out the directions of node `c` if its arrival left them for later.
 #[inline]
-fn settle(c: &mut Node, scanner: &Scanner<'_>, width: u32) {
+fn settle(c: &mut Node, scanner: &Scanner<'_>) {
     if let Some(dir) = c.turn.take() {
-        c.dirs = scanner.full_node_dirs(c.cell % width, c.cell / width, c.g, dir);
+        c.dirs = Arrival::Sideways(dir).dirs(c.cell, c.g, scanner);
     }
 }
 
@@ -628,14 +636,8 @@ fn relax(
         c.waited = false;
         c.parent = parent;
     } else if tick == c.g && (c.dirs != DirSet::ALL || c.turn.is_some()) {
-        let width = scanner.walls().width();
-        settle(c, scanner, width);
-        let dirs = match arrival {
-            Arrival::Dirs(dirs) => dirs,
-            Arrival::Sideways(dir) => {
-                scanner.full_node_dirs(c.cell % width, c.cell / width, tick, dir)
-            }
-        };
+        settle(c, scanner);
+        let dirs = arrival.dirs(c.cell, tick, scanner);
         if dirs.is_subset(c.dirs) {
             return false;
         }

@@ -213,6 +213,12 @@ impl<'a> Scanner<'a> {
         dirs
     }
 
+    /// [`full_node_dirs`](Self::full_node_dirs) of dense cell `cell`.
+    #[inline]
+    pub(super) fn full_node_dirs_of(&self, cell: u32, t: Tick, dir: Dir) -> DirSet {
+        self.full_node_dirs(cell % self.width, cell / self.width, t, dir)
+    }
+
     /// Visits walkable cell `(x, y)`, entered at `t` after `steps` horizontal
     /// steps in `dir`; emits a jump point if it is one.
     #[allow(clippy::too_many_arguments)] // the state of one step of a jump
