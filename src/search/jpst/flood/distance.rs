@@ -18,10 +18,14 @@
 //! them; the cells on a shortest way from the goal to any of them are
 //! among them too, so their distances are exact.
 
-use crate::grid::{Cell, StaticGrid, Tick};
+use crate::grid::{BitRows, Cell, StaticGrid, Tick};
 
 /// The distance of a cell the search did not reach.
 pub(super) const FAR: u32 = u32::MAX;
+
+/// The mark of a wall in the distances: never reached, and above every
+/// distance, like [`FAR`].
+const WALL: u32 = u32::MAX - 1;
 
 /// What a search of the distances found.
 #[derive(Debug, PartialEq, Eq)]
@@ -38,20 +42,39 @@ pub(super) enum Searched {
 /// Steps from each cell to the goal, reusable from query to query.
 #[derive(Debug, Default)]
 pub(super) struct GoalDistances {
-    /// Width of the map the distances are for.
-    width: usize,
-    /// Per cell (dense index): steps to the goal, or [`FAR`].
+    /// The walls the distances are for.
+    walls: Option<BitRows>,
+    /// Per cell (dense index): steps to the goal, [`FAR`], or [`WALL`] (so
+    /// one read tells whether a neighbour is new and walkable).
     steps: Vec<u32>,
     /// The cells given a distance, in the order found (also the queue).
     found: Vec<Cell>,
 }
 
 impl GoalDistances {
-    /// Steps from cell `cell` (dense index) to the goal, or [`FAR`] if it
-    /// cannot matter.
+    /// Steps from cell `cell` (dense index) to the goal, or a number above
+    /// every distance ([`FAR`] or more) if it cannot matter.
     #[inline]
     pub fn steps(&self, cell: usize) -> u32 {
         self.steps[cell]
+    }
+
+    /// Forgets the last search's distances, and the walls too if they are
+    /// not those of `walls`.
+    fn reset(&mut self, walls: &StaticGrid) {
+        let width = walls.width() as usize;
+        if self.walls.as_ref() == Some(walls.rows()) {
+            for &cell in &self.found {
+                self.steps[cell.y as usize * width + cell.x as usize] = FAR;
+            }
+        } else {
+            self.walls = Some(walls.rows().clone());
+            self.steps.clear();
+            self.steps.extend((0..walls.height()).flat_map(|y| {
+                (0..walls.width()).map(move |x| if walls.rows().get(x, y) { FAR } else { WALL })
+            }));
+        }
+        self.found.clear();
     }
 
     /// Finds the distances to walkable `goal` of the cells within `span`
@@ -66,38 +89,37 @@ impl GoalDistances {
         max_words: u64,
         words: &mut u64,
     ) -> Searched {
-        let width = walls.width() as usize;
-        let cells = width * walls.height() as usize;
-        if self.width == width && self.steps.len() == cells {
-            for &cell in &self.found {
-                self.steps[cell.y as usize * width + cell.x as usize] = FAR;
-            }
-        } else {
-            self.width = width;
-            self.steps.clear();
-            self.steps.resize(cells, FAR);
-        }
-        self.found.clear();
-        let index = |c: Cell| c.y as usize * width + c.x as usize;
-        let rows = walls.rows();
+        self.reset(walls);
+        let (w, h) = (walls.width(), walls.height());
+        let index = |c: Cell| c.y as usize * w as usize + c.x as usize;
         let limit = max_words.saturating_sub(*words);
         self.steps[index(goal)] = 0;
         self.found.push(goal);
-        let mut next = 0;
+        // Level by level: the cells found before `level_end` are `d - 1`
+        // steps from the goal.
+        let (mut next, mut level_end, mut d) = (0, 1, 1);
         while let Some(&here) = self.found.get(next) {
+            if next == level_end {
+                level_end = self.found.len();
+                d += 1;
+            }
             next += 1;
-            let d = self.steps[index(here)] + 1;
-            let (x, y) = (i64::from(here.x), i64::from(here.y));
-            // Off the map reads as a wall (the padding).
-            for (dx, dy) in [(0, -1), (0, 1), (-1, 0), (1, 0)] {
-                let (nx, ny) = (x + dx, y + dy);
-                if !rows.get_padded(nx, ny) {
-                    continue;
-                }
-                let n = Cell::new(nx as u32, ny as u32);
-                let i = index(n);
-                if self.steps[i] == FAR && d + n.manhattan(start) <= span {
-                    self.steps[i] = d;
+            let Some(room) = span.checked_sub(d) else {
+                break;
+            };
+            // Each neighbour is a step nearer the start or a step further.
+            let m = here.manhattan(start);
+            let (x, y) = (here.x, here.y);
+            let near = [
+                (y > 0, y > start.y, Cell::new(x, y.wrapping_sub(1))),
+                (y + 1 < h, y < start.y, Cell::new(x, y + 1)),
+                (x > 0, x > start.x, Cell::new(x.wrapping_sub(1), y)),
+                (x + 1 < w, x < start.x, Cell::new(x + 1, y)),
+            ];
+            for (on_map, nearer, n) in near {
+                let man = if nearer { m - 1 } else { m + 1 };
+                if on_map && man <= room && self.steps[index(n)] == FAR {
+                    self.steps[index(n)] = d;
                     self.found.push(n);
                 }
             }
@@ -107,7 +129,7 @@ impl GoalDistances {
             }
         }
         *words += self.found.len() as u64;
-        if self.steps[index(start)] == FAR {
+        if self.steps[index(start)] > span {
             Searched::TooFar
         } else {
             Searched::Reached
@@ -149,8 +171,12 @@ mod tests {
                 for x in 0..w {
                     let d = want[(y * w + x) as usize];
                     let matters = d != FAR && d + Cell::new(x, y).manhattan(start) <= span;
-                    let expect = if matters { d } else { FAR };
-                    assert_eq!(distances.steps((y * w + x) as usize), expect, "case {case}");
+                    let got = distances.steps((y * w + x) as usize);
+                    if matters {
+                        assert_eq!(got, d, "case {case}");
+                    } else {
+                        assert!(got >= WALL, "case {case}: {got} at ({x}, {y})");
+                    }
                 }
             }
         }
