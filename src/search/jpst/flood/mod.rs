@@ -340,9 +340,9 @@ impl Flood {
                 .into_iter()
                 .filter(|s| !s.is_empty())
                 .fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s.lo), hi.max(s.hi)));
-            // One word more on each side for bits carried across words.
-            let lo = lo.saturating_sub(1);
-            let hi = hi.saturating_add(1).min(stride);
+            // One word more on a side where a bit is carried across.
+            let lo = lo - u32::from(lo > 0 && self.reached.word(down, lo) & 1 != 0);
+            let hi = hi + u32::from(hi < stride && self.reached.word(up, hi - 1) >> 63 != 0);
             let at = self.reached.row_start();
             if lo < hi {
                 *words += u64::from(hi - lo);
