@@ -29,7 +29,7 @@ mod distance;
 mod frame;
 mod layers;
 
-use crate::grid::{Cell, Dir, FOREVER, NavGrid, TemporalMap, Tick};
+use crate::grid::{Cell, Dir, FOREVER, Interval, NavGrid, TemporalMap, Tick};
 
 use super::super::goal::cell_of;
 use distance::{FAR, GoalDistances, Searched};
@@ -47,6 +47,11 @@ const MAX_TICKS: u64 = 1 << 16;
 /// An event that drops a cell too far from the goal to matter (the rest
 /// toggle the blocked bit).
 const DROP: u64 = 1;
+
+/// Where a toggle event keeps the number of the cell's first safe interval
+/// not over at the toggle (bits 1 to 31), so the next change is found
+/// without a search; all ones if it is too large to keep.
+const NO_HINT: u64 = (1 << 31) - 1;
 
 /// What a flood found.
 #[derive(Debug, PartialEq, Eq)]
@@ -78,7 +83,8 @@ pub(super) struct Flood {
     distances: GoalDistances,
     /// Events by tick, relative to the start tick: a toggle of the blocked
     /// bit at tick `t + 1` or a cell too far to matter from tick `t + 1`
-    /// on sits at `t - start`.
+    /// on sits at `t - start`. Each is the cell's dense index times 2^32,
+    /// plus [`DROP`] or, for a toggle, a hint (see [`NO_HINT`]).
     queue: Vec<Vec<u64>>,
     /// The cells obstacles leave during the current tick, with the
     /// directions they leave in (a bit per [`Dir`]).
@@ -269,9 +275,16 @@ impl Flood {
     /// Queues the cell's next change after `tick` if it comes by `last`;
     /// returns its state at `tick`.
     fn follow(&mut self, b: &Bounds, cell: usize, tick: Tick, last: Tick) -> State {
-        let (state, change) = state(b.grid.obstacles(), cell, tick);
-        if let Some(change) = change.filter(|&c| c <= last) {
-            self.queue[(change - 1 - b.start) as usize].push((cell as u64) << 32);
+        self.queue_change(b, cell, last, state(b.grid.obstacles(), cell, tick))
+    }
+
+    /// Queues the change of `seen` (the cell's state and next change) if it
+    /// comes by `last`; returns the state.
+    fn queue_change(&mut self, b: &Bounds, cell: usize, last: Tick, seen: Seen) -> State {
+        let (state, change) = seen;
+        if let Some((tick, i)) = change.filter(|&(c, _)| c <= last) {
+            let hint = (i as u64).min(NO_HINT);
+            self.queue[(tick - 1 - b.start) as usize].push((cell as u64) << 32 | hint << 1);
         }
         state
     }
@@ -313,7 +326,12 @@ impl Flood {
                 self.take_departures(b, cell, t);
             }
             let last = self.last_useful(b, cell);
-            self.follow(b, cell, t + 1, last);
+            let tm = b.grid.obstacles();
+            let seen = match (event >> 1) & NO_HINT {
+                NO_HINT => state(tm, cell, t + 1),
+                i => state_from(tm.safe_intervals(cell), i as usize, t + 1),
+            };
+            self.queue_change(b, cell, last, seen);
         }
         // Handed back empty, to keep its capacity.
         events.clear();
@@ -455,28 +473,39 @@ enum State {
     Free,
 }
 
-/// The cell's state at `tick`, and the first later tick at which it is
-/// blocked or free again, if any: one search of its safe intervals.
-fn state(tm: &TemporalMap, cell: usize, tick: Tick) -> (State, Option<Tick>) {
+/// A cell's state at a tick, and the first later tick at which it is
+/// blocked or free again, if any, with the number of its first safe
+/// interval not over by then.
+type Seen = (State, Option<(Tick, usize)>);
+
+/// The cell's state at `tick` and its next change: one search of its safe
+/// intervals.
+fn state(tm: &TemporalMap, cell: usize, tick: Tick) -> Seen {
     // Nothing happens there from `tick - 1` on: free for good.
     if tm.busy_end(cell) < tick {
         return (State::Free, None);
     }
     let safe = tm.safe_intervals(cell);
     // The first safe interval not over by `tick`.
-    let i = safe.partition_point(|iv| iv.end < tick);
+    state_from(safe, safe.partition_point(|iv| iv.end < tick), tick)
+}
+
+/// The state at `tick` and the next change of a cell whose safe intervals
+/// are `safe`, the first of them not over by `tick` being number `i`.
+fn state_from(safe: &[Interval], i: usize, tick: Tick) -> Seen {
     match safe.get(i) {
-        // Free until it ends (never, for the last one).
+        // Free until it ends (never, for the last one), and then the next
+        // one is the first not over.
         Some(iv) if iv.start <= tick => {
             let state = if iv.start == tick && tick > 0 {
                 State::Freed
             } else {
                 State::Free
             };
-            (state, iv.end.checked_add(1))
+            (state, iv.end.checked_add(1).map(|c| (c, i + 1)))
         }
         // Blocked until it starts, or for ever.
-        next => (State::Blocked, next.map(|iv| iv.start)),
+        next => (State::Blocked, next.map(|iv| (iv.start, i))),
     }
 }
 
