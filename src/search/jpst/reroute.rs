@@ -163,11 +163,19 @@ fn staircase(grid: &NavGrid, t: Tick, a: Cell, b: Cell) -> Option<Vec<Cell>> {
                 continue;
             }
             let (cell, tick) = (at(u, v), t + (u + v) as Tick);
-            if !grid.is_free(cell, tick) {
+            if !grid.walls().is_passable(cell) {
                 continue;
             }
-            let from_x = x_before && !grid.is_swap(at(u - 1, v), cell, tick - 1);
-            let from_y = !from_x && y_before && !grid.is_swap(at(u, v - 1), cell, tick - 1);
+            // Nothing happening there during the step: free, and no swap
+            // (read from flat bounds, not the timeline).
+            let index = grid.walls().index(cell);
+            let idle = grid.obstacles().idle_during(index, tick - 1, tick);
+            if !idle && !grid.obstacles().is_free(index, tick) {
+                continue;
+            }
+            let from_x = x_before && (idle || !grid.is_swap(at(u - 1, v), cell, tick - 1));
+            let from_y =
+                !from_x && y_before && (idle || !grid.is_swap(at(u, v - 1), cell, tick - 1));
             came[u + v * (w + 1)] = if from_x {
                 1
             } else if from_y {
