@@ -614,23 +614,18 @@ impl TemporalMap {
         })
     }
 
-    /// The cell's departure record number `index` in tick order, as `(tick,
-    /// dir)`: an obstacle leaves the cell in direction `dir` during `[tick,
-    /// tick + 1]`. `None` past the last record. The same record may appear
-    /// more than once.
-    #[inline]
-    pub fn departure(&self, cell: usize, index: usize) -> Option<(Tick, Dir)> {
-        let record = self.timeline(cell)?.departures.get(index)?;
-        Some((record.tick(), record.dir()))
-    }
-
-    /// Index of the cell's first departure record at `tick` or later, as
-    /// numbered by [`departure`](Self::departure).
-    pub fn first_departure_from(&self, cell: usize, tick: Tick) -> usize {
-        self.timeline(cell).map_or(0, |tl| {
-            tl.departures
-                .partition_point(|d| *d < Departure::new(tick, Dir::North))
-        })
+    /// The directions in which obstacles leave the cell during `[tick, tick
+    /// + 1]`, one bit per [`Dir`] (`1 << dir as u8`); 0 if none do.
+    pub fn departure_dirs(&self, cell: usize, tick: Tick) -> u8 {
+        let Some(tl) = self.timeline(cell) else {
+            return 0;
+        };
+        let first = Departure::new(tick, Dir::North);
+        let at = tl.departures.partition_point(|d| *d < first);
+        tl.departures[at..]
+            .iter()
+            .take_while(|d| d.tick() == tick)
+            .fold(0, |dirs, d| dirs | 1 << d.dir() as u8)
     }
 
     /// One past the last tick at which the cell is blocked or left by an
@@ -793,6 +788,15 @@ mod tests {
         let mut map = TemporalMap::new(3, 1);
         map.add_departure(1, 5, Dir::East);
         assert!(map.departs(1, 5, Dir::East));
+        // Two obstacles leaving the same way count once; others by tick.
+        map.add_departure(1, 5, Dir::West);
+        map.add_departure(1, 5, Dir::East);
+        map.add_departure(1, 6, Dir::North);
+        let both = 1 << Dir::East as u8 | 1 << Dir::West as u8;
+        assert_eq!(map.departure_dirs(1, 5), both);
+        assert_eq!(map.departure_dirs(1, 6), 1 << Dir::North as u8);
+        assert_eq!(map.departure_dirs(1, 4), 0);
+        assert_eq!(map.departure_dirs(0, 5), 0);
         for t in 0..10 {
             assert!(map.is_free(1, t), "tick {t}");
         }

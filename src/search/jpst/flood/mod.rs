@@ -294,15 +294,7 @@ impl Flood {
     /// at `now` and free at `now + 1` needs this: one an obstacle enters
     /// at `now + 1` is blocked then anyway.
     fn take_departures(&mut self, b: &Bounds, cell: usize, now: Tick) {
-        let tm = b.grid.obstacles();
-        let mut k = tm.first_departure_from(cell, now);
-        let mut dirs = 0u8;
-        while let Some((tick, dir)) = tm.departure(cell, k)
-            && tick == now
-        {
-            dirs |= 1 << dir as u8;
-            k += 1;
-        }
+        let dirs = b.grid.obstacles().departure_dirs(cell, now);
         if dirs != 0 {
             self.swaps.push((cell as u32, dirs));
         }
