@@ -350,9 +350,15 @@ impl Flood {
                 .into_iter()
                 .filter(|s| !s.is_empty())
                 .fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s.lo), hi.max(s.hi)));
-            // One word more on a side where a bit is carried across.
-            let lo = lo - u32::from(lo > 0 && self.reached.word(down, lo) & 1 != 0);
-            let hi = hi + u32::from(hi < stride && self.reached.word(up, hi - 1) >> 63 != 0);
+            // One word more on a side where a bit is carried across (none
+            // where the three rows are empty).
+            let (lo, hi) = if lo < hi {
+                let carried_down = lo > 0 && self.reached.word(down, lo) & 1 != 0;
+                let carried_up = hi < stride && self.reached.word(up, hi - 1) >> 63 != 0;
+                (lo - u32::from(carried_down), hi + u32::from(carried_up))
+            } else {
+                (lo, hi)
+            };
             let at = self.reached.row_start();
             if lo < hi {
                 *words += u64::from(hi - lo);
