@@ -139,10 +139,10 @@ mod tests {
         let mut auto = AutoPlanner::new(Heuristic::Manhattan);
         assert!(auto.prefers_jpst(&grid));
         assert_eq!(auto.name(), "auto");
-        // A wall of blocks across the map for 200 ticks: every path waits
-        // far longer than any flood looks, so JPST's search answers.
+        // A wall of blocks across the map for 400 ticks: every path waits
+        // longer than even the widest flood looks, so JPST's search answers.
         for y in 0..10 {
-            grid.add_block(Cell::new(10, y), 0, Some(200))
+            grid.add_block(Cell::new(10, y), 0, Some(400))
                 .expect("block");
         }
         let mut jpst = Jpst::new(Heuristic::Manhattan);

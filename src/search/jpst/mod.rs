@@ -29,7 +29,7 @@ mod static_first;
 #[cfg(test)]
 mod test_rng;
 
-use crate::grid::{Cell, Dir, DirSet, FOREVER, NavGrid, Tick};
+use crate::grid::{Dir, DirSet, FOREVER, NavGrid, Tick};
 
 use super::Planner;
 use super::error::PlanError;
@@ -80,6 +80,9 @@ pub struct Jpst {
     flood: Flood,
     /// Whether the flood has been paying lately.
     flood_odds: Odds,
+    /// Whether each wide flood ([`WIDE_SLACKS`]) has been paying lately, on
+    /// the queries the narrower ones left unanswered.
+    wide_odds: [Odds; WIDE_SLACKS.len()],
 }
 
 /// The settings and reusable buffers of one JPST search.
@@ -117,6 +120,7 @@ impl Jpst {
             flood_first: true,
             flood: Flood::default(),
             flood_odds: Odds::after_a_search(),
+            wide_odds: [Odds::costed(), Odds::costed()],
         }
     }
 
@@ -182,17 +186,25 @@ impl Jpst {
     /// Manhattan distance, or when the goal is free for good), which keeps
     /// it to a thin band of cells around the near-shortest paths (a cell
     /// further from the goal on foot than the ticks left is dropped); it
-    /// tries 4, 16 and then 64 ticks of slack before giving the query to
-    /// the temporal search. Where the goal is free for good only well after
-    /// the quickest walk would arrive, every cell the agent could wait on
-    /// is in that band; a path arriving at the lower bound is then first
-    /// looked for among the cells a few steps off the quickest walks. Like
-    /// the pass, it is tried only while it has been paying (in mazes
-    /// crowded with units, arrivals are often hundreds of ticks late and
-    /// the band is no thinner than the maze), probing once in 16 queries
-    /// otherwise. It waits for one temporal search before its first try,
-    /// and until it has seen two it stops at 16 ticks of slack (the widest
-    /// flood can cost as much as a search).
+    /// tries 4 and then 16 ticks of slack. Where the goal is free for good
+    /// only well after the quickest walk would arrive, every cell the agent
+    /// could wait on is in that band; a path arriving at the lower bound is
+    /// then first looked for among the cells a few steps off the quickest
+    /// walks. Like the pass, these floods are tried only while they have
+    /// been paying (in mazes crowded with units, arrivals are often
+    /// hundreds of ticks late and the band is no thinner than the maze),
+    /// probing once in 16 queries otherwise; they wait for one temporal
+    /// search before their first try.
+    ///
+    /// Where they find no path, wide floods of 64 and then 256 ticks of
+    /// slack may follow before the temporal search: each is tried while it
+    /// has been paying on the queries that got to it (its share of paths
+    /// found, times what the searches of those queries cost, against its
+    /// own cost, counting 12 row words as an expansion), and always until
+    /// two of those queries have been searched. On open maps and small
+    /// crowded ones they answer the queries that arrive far later than the
+    /// lower bound (a unit boxed in by traffic, say), which are the dearest
+    /// to search.
     ///
     /// Maps of more than 2^22 cells skip it: its walking distances take 4
     /// bytes per cell of the map.
@@ -229,6 +241,7 @@ impl Planner for Jpst {
     fn plan(&mut self, grid: &NavGrid, query: &Query) -> Result<Plan, PlanError> {
         let (search, odds, bare) = (&mut self.search, &mut self.odds, &mut self.bare);
         let (flood, flood_odds) = (&mut self.flood, &mut self.flood_odds);
+        let wide_odds = &mut self.wide_odds;
         let stage = &mut self.last_stage;
         *stage = JpstStage::Search;
         // Without obstacles the temporal search is the bare one.
@@ -278,22 +291,32 @@ impl Planner for Jpst {
                     return Ok(plan);
                 }
             }
+            // How many wide floods this query got to (each narrower one
+            // having failed or been skipped): their odds weigh the search.
+            let mut widened = 0;
             if flooding && flood_odds.worth_trying() {
-                // Until the odds know the search's cost, only the cheap
-                // tries: the widest flood can cost as much as a search.
-                let slacks = if flood_odds.proven() {
-                    &FLOOD_SLACKS[..]
-                } else {
-                    &FLOOD_SLACKS[..FLOOD_SLACKS.len() - 1]
-                };
                 let mut words = 0;
-                let found = flood_fill(flood, grid, query, p, (lower, walk), slacks, &mut words);
+                let tries = (&WAIT_BANDS[..], &FLOOD_SLACKS[..]);
+                let mut found = flood_fill(flood, grid, query, p, (lower, walk), tries, &mut words);
+                flood_odds.passed(
+                    matches!(found, Flooded::Path(_)),
+                    words.div_ceil(WORDS_PER_EXPANSION),
+                );
+                while matches!(found, Flooded::NotBy) && widened < WIDE_SLACKS.len() {
+                    let odds = &mut wide_odds[widened];
+                    widened += 1;
+                    if odds.worth_trying() {
+                        let before = words;
+                        let tries = (&[][..], &WIDE_SLACKS[widened - 1..widened]);
+                        found = flood_fill(flood, grid, query, p, (lower, walk), tries, &mut words);
+                        let cost = (words - before).div_ceil(WIDE_WORDS_PER_EXPANSION);
+                        odds.passed(matches!(found, Flooded::Path(_)), cost);
+                    }
+                }
                 // Row words are far cheaper than expansions: counted as the
-                // odds count them, in the stats and the budget too.
-                let work = words.div_ceil(WORDS_PER_EXPANSION);
-                flood_odds.passed(found.is_some(), work);
-                pass.expanded += work;
-                if let Some(cells) = found {
+                // stage's odds count them, in the stats and the budget too.
+                pass.expanded += words.div_ceil(WORDS_PER_EXPANSION);
+                if let Flooded::Path(cells) = found {
                     *stage = JpstStage::Flood;
                     stats.expanded = pass.expanded;
                     stats.generated = pass.generated;
@@ -306,6 +329,9 @@ impl Planner for Jpst {
             }
             if flooding {
                 flood_odds.searched(stats.expanded);
+            }
+            for odds in &mut wide_odds[..widened] {
+                odds.searched(stats.expanded);
             }
             stats.expanded += pass.expanded;
             stats.generated += pass.generated;
@@ -329,7 +355,15 @@ impl Planner for Jpst {
 const WORDS_PER_EXPANSION: u64 = 32;
 
 /// Slack above the lower bound of each flood tried, in ticks.
-const FLOOD_SLACKS: [Tick; 3] = [4, 16, 64];
+const FLOOD_SLACKS: [Tick; 2] = [4, 16];
+
+/// Slacks of the wide floods, tried in turn after those of
+/// [`FLOOD_SLACKS`] fail, each while it has been paying on the queries
+/// that get to it (see `wide_odds`).
+const WIDE_SLACKS: [Tick; 2] = [64, 256];
+
+/// Row words the wide floods' odds count as one expansion.
+const WIDE_WORDS_PER_EXPANSION: u64 = 12;
 
 /// Steps above the quickest walk that the cells of a flood for a goal free
 /// only later may add, tried in turn: a band too narrow to wait in dies
@@ -340,18 +374,21 @@ const WAIT_BANDS: [Tick; 3] = [2, 8, 32];
 /// sets).
 const FLOOD_MAX_WORDS: u64 = 1 << 22;
 
-/// An earliest path found by floods bounded `lower` plus each of
-/// [`FLOOD_SLACKS`] ticks, if one arrives by the last bound, the horizon
-/// and the budget allow.
+/// An earliest path found by floods bounded `lower` plus each of `slacks`
+/// ticks in turn (first, where the goal is free only late, by floods kept
+/// to the cells each of `bands` steps off the quickest walks), if one
+/// arrives by the last bound: [`Flooded::NotBy`] if
+/// none does, [`Flooded::TooBig`] if the horizon or the word limit
+/// (shared by every flood of the query through `words`) stops the tries.
 fn flood_fill(
     flood: &mut Flood,
     grid: &NavGrid,
     query: &Query,
     p: &Prepared,
     (lower, walk): (Tick, Tick),
-    slacks: &[Tick],
+    (bands, slacks): (&[Tick], &[Tick]),
     words: &mut u64,
-) -> Option<Vec<Cell>> {
+) -> Flooded {
     let start = query.start_tick;
     let last = query
         .horizon
@@ -367,10 +404,10 @@ fn flood_fill(
     let by = start.saturating_add(lower);
     if lower > walk + FLOOD_SLACKS[0] && by <= last {
         let trip = (query.start, start, query.goal, p.goal_ready);
-        for band in WAIT_BANDS {
+        for &band in bands {
             match flood.run_within(grid, trip, by, walk + band, max_words, words) {
-                Flooded::Path(cells) => return Some(cells),
-                Flooded::TooBig => return None,
+                Flooded::Path(cells) => return Flooded::Path(cells),
+                Flooded::TooBig => return Flooded::TooBig,
                 Flooded::NotBy => {}
             }
         }
@@ -387,13 +424,13 @@ fn flood_fill(
             max_words,
             words,
         ) {
-            Flooded::Path(cells) => return Some(cells),
-            Flooded::TooBig => return None,
-            Flooded::NotBy if arrive_by == last => return None,
-            Flooded::NotBy => {}
+            Flooded::NotBy if arrive_by < last => {}
+            // The horizon allows no wider flood.
+            Flooded::NotBy => return Flooded::TooBig,
+            found => return found,
         }
     }
-    None
+    Flooded::NotBy
 }
 
 impl JpstSearch {

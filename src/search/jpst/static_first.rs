@@ -44,6 +44,9 @@ pub(super) struct Odds {
     skipped: u32,
     /// Whether to try before any temporal search was seen.
     blind: bool,
+    /// Whether the stage's cost starts from the first one seen rather than
+    /// from 0 (which makes a new stage look cheap for its first tries).
+    costed: bool,
 }
 
 impl Default for Odds {
@@ -56,6 +59,7 @@ impl Default for Odds {
             searches: 0,
             skipped: 0,
             blind: true,
+            costed: false,
         }
     }
 }
@@ -100,12 +104,26 @@ impl Odds {
         self.searches >= MIN_SEARCHES
     }
 
+    /// Odds for a stage that can cost far more than a search: judged by its
+    /// real cost from its first try on.
+    pub(super) fn costed() -> Self {
+        Self {
+            costed: true,
+            ..Self::default()
+        }
+    }
+
     /// Records a pass that took `expanded` expansions and whose path held
     /// or not.
     pub(super) fn passed(&mut self, held: bool, expanded: u64) {
         self.held += WEIGHT * (f32::from(u8::from(held)) - self.held);
-        // From 0, so a stage starts out looking cheap and gets a fair try.
-        self.pass_cost += WEIGHT * (expanded as f32 - self.pass_cost);
+        if self.costed {
+            average(&mut self.pass_cost, expanded);
+        } else {
+            // From 0, so a stage starts out looking cheap and gets a fair
+            // try.
+            self.pass_cost += WEIGHT * (expanded as f32 - self.pass_cost);
+        }
     }
 
     /// Records a temporal search that took `expanded` expansions.
@@ -205,6 +223,24 @@ mod tests {
         assert!(odds.proven());
         let tried = (0..2 * PROBE_EVERY).filter(|_| odds.worth_trying()).count();
         assert_eq!(tried, 2);
+    }
+
+    #[test]
+    fn costed_odds_judge_a_stage_by_its_real_cost_at_once() {
+        // A stage that finds a path but costs three searches.
+        let (mut plain, mut costed) = (Odds::default(), Odds::costed());
+        for odds in [&mut plain, &mut costed] {
+            assert!(odds.worth_trying(), "tried before any search");
+            odds.searched(1000);
+            odds.searched(1000);
+            odds.passed(true, 3000);
+        }
+        // Plain odds start its cost from 0 and keep trying for a while;
+        // costed odds stop at once (but for the probes).
+        assert!(plain.worth_trying());
+        assert!(!costed.worth_trying());
+        let tried = (0..PROBE_EVERY).filter(|_| costed.worth_trying()).count();
+        assert_eq!(tried, 1);
     }
 
     #[test]
