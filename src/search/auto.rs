@@ -11,7 +11,8 @@
 //! dearer expansions. In the sequential benchmarks of commit `2e09c79` the
 //! temporal search answered 1% of den520d's 500 queries (JPST 3.6x faster
 //! than SIPP), 3% of lak303d's (2.6x), 39% of room-64-64-8's (0.85x) and
-//! 95% of maze-128-128-1's (0.94x).
+//! 95% of maze-128-128-1's (0.94x). Since `20d2244` wider floods answer
+//! most of room-64-64-8's late queries too (1.03x), but not the maze's.
 //!
 //! So SIPP answers only while both hold: many cells have moving obstacles
 //! (until commit `fa9a643` this alone decided, and it handed the den520d
