@@ -18,27 +18,35 @@ use super::super::plan::{SearchStats, Waypoint, materialise};
 use super::super::query::Query;
 use super::jump_table::{Ahead, JumpTable};
 
-/// One cell's search state.
+/// How a reached cell was reached.
 #[derive(Clone, Copy, Debug, Default)]
-struct Spot {
-    /// The search that last touched the cell; the rest is stale otherwise.
-    query: u32,
-    /// Steps from the start.
-    g: u32,
+struct Link {
     /// The jump point this one was reached from (itself at the start).
     parent: u32,
-    /// Directions to go on in, and those already gone in at `g`.
+    /// Directions to go on in, and those already gone in at its steps.
     dirs: DirSet,
     done: DirSet,
 }
 
 /// Reusable state of the first pass's search, and the table of the last
 /// map it searched.
+///
+/// Whether a generated jump point improves on what is known of its cell
+/// is read from a flat array of 4 bytes per cell (most jump points do not,
+/// and that read is most of the search's cache misses); the rest of the
+/// cell's state sits in a second array, read only where it matters.
 #[derive(Debug, Default)]
 pub(super) struct BareSearch {
     table: Option<JumpTable>,
-    query: u32,
-    spots: Vec<Spot>,
+    /// Per cell: `base` plus its steps from the start if this search
+    /// reached it; below `base` otherwise (earlier searches).
+    steps: Vec<u32>,
+    /// Where this search's step counts start.
+    base: u32,
+    /// One above the largest step count written so far.
+    top: u32,
+    /// Per cell, where `steps` says it was reached by this search.
+    links: Vec<Link>,
     open: OpenList,
 }
 
@@ -64,9 +72,13 @@ impl BareSearch {
         let width = walls.width() as usize;
         while let Some(entry) = self.open.pop() {
             let here = entry.node;
-            let spot = self.spots[here as usize];
-            let todo = spot.dirs.minus(spot.done);
-            if spot.g != entry.g - query.start_tick || todo.is_empty() {
+            let g = entry.g - query.start_tick;
+            if self.steps[here as usize] != self.base + g {
+                continue;
+            }
+            let link = self.links[here as usize];
+            let todo = link.dirs.minus(link.done);
+            if todo.is_empty() {
                 continue;
             }
             if p.beyond_horizon(entry.f).is_err() {
@@ -79,7 +91,7 @@ impl BareSearch {
                 return None;
             }
             stats.expanded += 1;
-            self.spots[here as usize].done = spot.done.union(todo);
+            self.links[here as usize].done = link.done.union(todo);
             let cell = cell_of(here as usize, width);
             for dir in todo.iter() {
                 let Some((to, dirs)) = self.jump(walls, cell, dir, query.goal) else {
@@ -87,10 +99,10 @@ impl BareSearch {
                 };
                 let k = to.manhattan(cell);
                 let next = walls.index(to) as u32;
-                if self.touch(next, spot.g + k, here, dirs) {
+                if self.touch(next, g + k, here, dirs) {
                     stats.generated += 1;
                     // A cell the goal cannot be reached from is not queued.
-                    let _ = self.push(p, query.start_tick, next, spot.g + k);
+                    let _ = self.push(p, query.start_tick, next, g + k);
                 }
             }
         }
@@ -98,15 +110,19 @@ impl BareSearch {
     }
 
     fn reset(&mut self, cells: usize) {
-        if self.spots.len() != cells {
-            self.spots = vec![Spot::default(); cells];
-            self.query = 0;
+        // A jump point is reached at most one jump (less than a map side)
+        // past an expanded one, which lies less than `cells` steps from the
+        // start: this search's counts stay below `base + 2 * cells`. Start
+        // over from 0 where they could wrap.
+        let fresh = self.steps.len() != cells;
+        if fresh || u64::from(self.top) + 2 * cells as u64 + 1 > u64::from(u32::MAX) {
+            self.steps.clear();
+            self.steps.resize(cells, 0);
+            self.links.resize(cells, Link::default());
+            self.top = 0;
         }
-        self.query = self.query.wrapping_add(1);
-        if self.query == 0 {
-            self.spots.fill(Spot::default());
-            self.query = 1;
-        }
+        self.base = self.top + 1;
+        self.top = self.base;
         self.open.clear();
     }
 
@@ -114,19 +130,20 @@ impl BareSearch {
     /// `parent`, to go on in `dirs`; true if that is new (an earlier
     /// arrival, or directions not known at this one).
     fn touch(&mut self, cell: u32, g: u32, parent: u32, dirs: DirSet) -> bool {
-        let query = self.query;
-        let spot = &mut self.spots[cell as usize];
-        if spot.query != query || g < spot.g {
-            *spot = Spot {
-                query,
-                g,
+        let at = self.base + g;
+        let known = &mut self.steps[cell as usize];
+        if *known < self.base || at < *known {
+            *known = at;
+            self.top = self.top.max(at);
+            self.links[cell as usize] = Link {
                 parent,
                 dirs,
                 done: DirSet::EMPTY,
             };
             true
-        } else if g == spot.g && !dirs.is_subset(spot.dirs) {
-            spot.dirs = spot.dirs.union(dirs);
+        } else if at == *known && !dirs.is_subset(self.links[cell as usize].dirs) {
+            let link = &mut self.links[cell as usize];
+            link.dirs = link.dirs.union(dirs);
             true
         } else {
             false
@@ -208,12 +225,12 @@ impl BareSearch {
         // step per tick: their waypoints expand to the same cells.
         let waypoint = |at: u32| Waypoint {
             cell: cell_of(at as usize, width),
-            tick: self.spots[at as usize].g,
+            tick: self.steps[at as usize] - self.base,
         };
         let mut points = vec![waypoint(last)];
         let mut at = last;
-        while self.spots[at as usize].parent != at {
-            at = self.spots[at as usize].parent;
+        while self.links[at as usize].parent != at {
+            at = self.links[at as usize].parent;
             points.push(waypoint(at));
         }
         points.reverse();
@@ -298,5 +315,26 @@ mod tests {
             }
         }
         assert!(found > 1000, "only {found} paths checked");
+    }
+
+    #[test]
+    fn step_counts_start_over_before_they_could_wrap() {
+        let grid = NavGrid::new(StaticGrid::open(9, 4).expect("map"));
+        let query = Query::new(Cell::new(0, 0), Cell::new(8, 3));
+        let mut cache = HeuristicCache::new(1);
+        let p = Prepared::new(&grid, &query, Heuristic::Manhattan, &mut cache).expect("query");
+        let mut search = BareSearch::default();
+        let mut stats = SearchStats::default();
+        let first = search
+            .path(grid.walls(), &query, &p, &mut stats)
+            .expect("path");
+        // As if after billions of searches: the next one must not wrap.
+        search.top = u32::MAX - 40;
+        let again = search
+            .path(grid.walls(), &query, &p, &mut stats)
+            .expect("path");
+        assert_eq!(again, first);
+        assert!(search.base < 100, "counts started over at {}", search.base);
+        assert_eq!(again.len(), 12);
     }
 }
