@@ -18,7 +18,8 @@
 //! it meets no moving obstacle or can be mended without arriving later
 //! (`static_first.rs`, `reroute.rs`), and a bit-parallel flood of the
 //! time-expanded grid within a few ticks of the lower bound that pass
-//! gives (`flood/`). Each is tried only while it has been paying.
+//! gives, then within 64 and 256 (`flood/`). Each is tried only while it
+//! has been paying.
 
 mod bare;
 mod flood;
