@@ -121,7 +121,7 @@ impl Jpst {
             flood_first: true,
             flood: Flood::default(),
             flood_odds: Odds::after_a_search(),
-            wide_odds: [Odds::costed(), Odds::costed()],
+            wide_odds: std::array::from_fn(|_| Odds::costed()),
         }
     }
 
@@ -597,7 +597,7 @@ impl JpstSearch {
             parent,
             child,
             s.tick,
-            s.arrival(),
+            s.arrival,
             h,
             scanner,
         );
@@ -608,7 +608,7 @@ impl JpstSearch {
 /// horizontal move into a full node, whose directions
 /// ([`Scanner::full_node_dirs`]) are worked out only if the node is
 /// expanded or entered again at the same tick.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Arrival {
     Dirs(DirSet),
     Sideways(Dir),

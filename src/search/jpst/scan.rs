@@ -21,6 +21,8 @@
 
 use crate::grid::{BitRows, Cell, Dir, DirSet, FOREVER, NavGrid, StaticGrid, TemporalMap, Tick};
 
+use super::Arrival;
+
 /// A jump point found by a scan: a successor of the node that was expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct JumpPoint {
@@ -28,14 +30,12 @@ pub(super) struct JumpPoint {
     pub at: Cell,
     /// Arrival tick.
     pub tick: Tick,
-    /// Directions to continue in from there (wait successors are always
-    /// considered as well); unused for a full node entered sideways. Read
-    /// through [`arrival`](Self::arrival).
-    dirs: DirSet,
-    /// For a full node entered by a horizontal move, that move: its
-    /// directions are then worked out by [`Scanner::full_node_dirs`] only
-    /// if the node is expanded (or entered again at the same tick).
-    sideways: Option<Dir>,
+    /// How it is entered: the directions to continue in from there (wait
+    /// successors are always considered as well), or, for a full node
+    /// entered by a horizontal move, that move, whose directions
+    /// [`Scanner::full_node_dirs`] works out only if the node is expanded
+    /// (or entered again at the same tick).
+    pub arrival: Arrival,
 }
 
 impl JumpPoint {
@@ -45,8 +45,7 @@ impl JumpPoint {
         Self {
             at,
             tick,
-            dirs,
-            sideways: None,
+            arrival: Arrival::Dirs(dirs),
         }
     }
 
@@ -56,18 +55,7 @@ impl JumpPoint {
         Self {
             at,
             tick,
-            dirs: DirSet::ALL,
-            sideways: Some(dir),
-        }
-    }
-
-    /// How the jump point is entered: its directions, or the horizontal
-    /// move into it when it is a full node.
-    #[inline]
-    pub(super) fn arrival(&self) -> super::Arrival {
-        match self.sideways {
-            Some(dir) => super::Arrival::Sideways(dir),
-            None => super::Arrival::Dirs(self.dirs),
+            arrival: Arrival::Sideways(dir),
         }
     }
 }

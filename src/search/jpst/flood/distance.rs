@@ -18,7 +18,7 @@
 //! them; the cells on a shortest way from the goal to any of them are
 //! among them too, so their distances are exact.
 
-use crate::grid::{BitRows, Cell, StaticGrid, Tick};
+use crate::grid::{Cell, StaticGrid, Tick};
 
 /// The distance of a cell the search did not reach.
 pub(super) const FAR: u32 = u32::MAX;
@@ -42,8 +42,8 @@ pub(super) enum Searched {
 /// Steps from each cell to the goal, reusable from query to query.
 #[derive(Debug, Default)]
 pub(super) struct GoalDistances {
-    /// The walls the distances are for.
-    walls: Option<BitRows>,
+    /// The revision of the walls the distances are for.
+    walls: Option<u64>,
     /// Per cell (dense index): steps to the goal, [`FAR`], or [`WALL`] (so
     /// one read tells whether a neighbour is new and walkable).
     steps: Vec<u32>,
@@ -63,12 +63,12 @@ impl GoalDistances {
     /// not those of `walls`.
     fn reset(&mut self, walls: &StaticGrid) {
         let width = walls.width() as usize;
-        if self.walls.as_ref() == Some(walls.rows()) {
+        if self.walls == Some(walls.revision()) {
             for &cell in &self.found {
                 self.steps[cell.y as usize * width + cell.x as usize] = FAR;
             }
         } else {
-            self.walls = Some(walls.rows().clone());
+            self.walls = Some(walls.revision());
             self.steps.clear();
             self.steps.extend((0..walls.height()).flat_map(|y| {
                 (0..walls.width()).map(move |x| if walls.rows().get(x, y) { FAR } else { WALL })

@@ -22,7 +22,7 @@
 //! y - 1)` at `(r - 1, c)`, `(x + 1, y)` at `(r + 1, c + 1)` and `(x, y +
 //! 1)` at `(r + 1, c)`.
 
-use crate::grid::{BitRows, Cell, StaticGrid};
+use crate::grid::{Cell, StaticGrid};
 
 /// Which diagonals a frame's rows follow.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -126,8 +126,8 @@ impl Frame {
 /// while the walls stay the same.
 #[derive(Debug, Default)]
 pub(super) struct SlantedWalls {
-    /// The walls they were made from.
-    source: Option<BitRows>,
+    /// The revision of the walls they were made from.
+    source: Option<u64>,
     falling: Vec<u64>,
     rising: Vec<u64>,
 }
@@ -135,8 +135,8 @@ pub(super) struct SlantedWalls {
 impl SlantedWalls {
     /// Makes the fields of `walls`, unless they are those of the last walls.
     pub fn update(&mut self, walls: &StaticGrid) {
-        if self.source.as_ref() != Some(walls.rows()) {
-            self.source = Some(walls.rows().clone());
+        if self.source != Some(walls.revision()) {
+            self.source = Some(walls.revision());
             let (w, h) = (walls.width(), walls.height());
             for (field, slant) in [
                 (&mut self.falling, Slant::Falling),
