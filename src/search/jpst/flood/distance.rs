@@ -27,6 +27,10 @@ pub(super) const FAR: u32 = u32::MAX;
 /// distance, like [`FAR`].
 const WALL: u32 = u32::MAX - 1;
 
+/// The mark of a cell left out of the last search as too far for its span,
+/// and kept as a candidate for a wider one: above every distance too.
+const LEFT: u32 = u32::MAX - 2;
+
 /// What a search of the distances found.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Searched {
@@ -40,20 +44,36 @@ pub(super) enum Searched {
 }
 
 /// Steps from each cell to the goal, reusable from query to query.
+///
+/// The floods of one query ask for the same trip with wider and wider
+/// spans. A wider search goes on from the last one: the cells it found
+/// keep their distances, and it starts from the cells the last one left
+/// out at its edge, each at the distance it would have had.
 #[derive(Debug, Default)]
 pub(super) struct GoalDistances {
     /// The revision of the walls the distances are for.
     walls: Option<u64>,
-    /// Per cell (dense index): steps to the goal, [`FAR`], or [`WALL`] (so
-    /// one read tells whether a neighbour is new and walkable).
+    /// Per cell (dense index): steps to the goal, or [`FAR`], [`LEFT`] or
+    /// [`WALL`] (so one read tells whether a neighbour is new and
+    /// walkable).
     steps: Vec<u32>,
-    /// The cells given a distance, in the order found (also the queue).
+    /// The cells given a distance, in the order found (a level at a time,
+    /// the queue of a search).
     found: Vec<Cell>,
+    /// The start and goal the distances are for, and the widest span
+    /// searched; `None` when a search gave up half-way.
+    trip: Option<(Cell, Cell, Tick)>,
+    /// The cells left out as too far for that span, each with the distance
+    /// it would have had, in the order left (so by distance).
+    left: Vec<(Cell, u32)>,
+    /// The list a search leaves cells out in while it reads `left` (the
+    /// two swap), kept for its capacity.
+    spare: Vec<(Cell, u32)>,
 }
 
 impl GoalDistances {
     /// Steps from cell `cell` (dense index) to the goal, or a number above
-    /// every distance ([`FAR`] or more) if it cannot matter.
+    /// every distance ([`LEFT`] or more) if it cannot matter.
     #[inline]
     pub fn steps(&self, cell: usize) -> u32 {
         self.steps[cell]
@@ -64,7 +84,8 @@ impl GoalDistances {
     fn reset(&mut self, walls: &StaticGrid) {
         let width = walls.width() as usize;
         if self.walls == Some(walls.revision()) {
-            for &cell in &self.found {
+            let left = self.left.iter().map(|&(cell, _)| cell);
+            for cell in self.found.iter().copied().chain(left) {
                 self.steps[cell.y as usize * width + cell.x as usize] = FAR;
             }
         } else {
@@ -75,11 +96,14 @@ impl GoalDistances {
             }));
         }
         self.found.clear();
+        self.left.clear();
+        self.trip = None;
     }
 
     /// Finds the distances to walkable `goal` of the cells within `span`
-    /// steps of it on foot and of `start` by Manhattan distance. Each cell
-    /// found counts as a word in `words`; gives up past `max_words`.
+    /// steps of it on foot and of `start` by Manhattan distance (going on
+    /// from the last search if it was for the same trip). Each cell found
+    /// counts as a word in `words`; gives up past `max_words`.
     pub fn search(
         &mut self,
         walls: &StaticGrid,
@@ -89,52 +113,140 @@ impl GoalDistances {
         max_words: u64,
         words: &mut u64,
     ) -> Searched {
-        self.reset(walls);
-        let (w, h) = (walls.width(), walls.height());
-        let index = |c: Cell| c.y as usize * w as usize + c.x as usize;
-        let limit = max_words.saturating_sub(*words);
-        self.steps[index(goal)] = 0;
-        self.found.push(goal);
-        // Level by level: the cells found before `level_end` are `d - 1`
-        // steps from the goal.
-        let (mut next, mut level_end, mut d) = (0, 1, 1);
-        while let Some(&here) = self.found.get(next) {
-            if next == level_end {
-                level_end = self.found.len();
-                d += 1;
-            }
-            next += 1;
-            let Some(room) = span.checked_sub(d) else {
-                break;
-            };
-            // Each neighbour is a step nearer the start or a step further.
-            let m = here.manhattan(start);
-            let (x, y) = (here.x, here.y);
-            let near = [
-                (y > 0, y > start.y, Cell::new(x, y.wrapping_sub(1))),
-                (y + 1 < h, y < start.y, Cell::new(x, y + 1)),
-                (x > 0, x > start.x, Cell::new(x.wrapping_sub(1), y)),
-                (x + 1 < w, x < start.x, Cell::new(x + 1, y)),
-            ];
-            for (on_map, nearer, n) in near {
-                let man = if nearer { m - 1 } else { m + 1 };
-                if on_map && man <= room && self.steps[index(n)] == FAR {
-                    self.steps[index(n)] = d;
-                    self.found.push(n);
+        let width = walls.width() as usize;
+        let index = |c: Cell| index_of(c, width);
+        match self.trip {
+            Some((s, g, done))
+                if s == start && g == goal && self.walls == Some(walls.revision()) =>
+            {
+                if span > done {
+                    // The marks of the cells left out are this search's to set.
+                    for &(cell, _) in &self.left {
+                        self.steps[index(cell)] = FAR;
+                    }
+                    if !self.widen(walls, start, span, max_words, words) {
+                        return Searched::TooBig;
+                    }
                 }
             }
-            if self.found.len() as u64 > limit {
-                *words += self.found.len() as u64;
-                return Searched::TooBig;
+            _ => {
+                self.reset(walls);
+                self.left.push((goal, 0));
+                if !self.widen(walls, start, span, max_words, words) {
+                    return Searched::TooBig;
+                }
             }
         }
-        *words += self.found.len() as u64;
+        let done = self.trip.map_or(span, |(_, _, done)| done.max(span));
+        self.trip = Some((start, goal, done));
         if self.steps[index(start)] > span {
             Searched::TooFar
         } else {
             Searched::Reached
         }
     }
+
+    /// Goes on from the cells left out by the last search to those within
+    /// `span` now, a level at a time; false if that would exceed the word
+    /// limit.
+    fn widen(
+        &mut self,
+        walls: &StaticGrid,
+        start: Cell,
+        span: Tick,
+        max_words: u64,
+        words: &mut u64,
+    ) -> bool {
+        let (w, h) = (walls.width(), walls.height());
+        let width = w as usize;
+        let left = std::mem::take(&mut self.left);
+        let mut kept = std::mem::take(&mut self.spare);
+        kept.clear();
+        let limit = max_words.saturating_sub(*words);
+        let before = self.found.len();
+        let (mut next, mut level_start) = (0, before);
+        let mut level = left.first().map_or(0, |&(_, d)| d);
+        loop {
+            // The cells left out at this distance, within reach now or
+            // left out again.
+            while let Some(&(cell, d)) = left.get(next).filter(|&&(_, d)| d == level) {
+                next += 1;
+                self.take(index_of(cell, width), cell, d, start, span, &mut kept);
+            }
+            let level_end = self.found.len();
+            if level_start == level_end {
+                match left.get(next) {
+                    Some(&(_, d)) => level = d,
+                    None => break,
+                }
+                continue;
+            }
+            // Their neighbours, a step further from the goal.
+            let d = level + 1;
+            for k in level_start..level_end {
+                let here = self.found[k];
+                let (x, y) = (here.x, here.y);
+                let i = index_of(here, width);
+                if y > 0 {
+                    self.take(i - width, Cell::new(x, y - 1), d, start, span, &mut kept);
+                }
+                if y + 1 < h {
+                    self.take(i + width, Cell::new(x, y + 1), d, start, span, &mut kept);
+                }
+                if x > 0 {
+                    self.take(i - 1, Cell::new(x - 1, y), d, start, span, &mut kept);
+                }
+                if x + 1 < w {
+                    self.take(i + 1, Cell::new(x + 1, y), d, start, span, &mut kept);
+                }
+            }
+            if (self.found.len() - before) as u64 > limit {
+                *words += (self.found.len() - before) as u64;
+                // Every cell marked stays listed, for the next reset.
+                self.left = left;
+                self.left.append(&mut kept);
+                self.spare = kept;
+                self.trip = None;
+                return false;
+            }
+            (level_start, level) = (level_end, d);
+        }
+        *words += (self.found.len() - before) as u64;
+        self.spare = left;
+        self.left = kept;
+        true
+    }
+
+    /// Gives cell `cell` (dense index `i`) distance `d` if it is walkable,
+    /// has none yet and is within `span` of the goal and the start; keeps it
+    /// in `kept` if it is too far for that span.
+    #[inline]
+    fn take(
+        &mut self,
+        i: usize,
+        cell: Cell,
+        d: u32,
+        start: Cell,
+        span: Tick,
+        kept: &mut Vec<(Cell, u32)>,
+    ) {
+        if self.steps[i] != FAR {
+            return;
+        }
+        if d + cell.manhattan(start) <= span {
+            self.steps[i] = d;
+            self.found.push(cell);
+        } else {
+            self.steps[i] = LEFT;
+            kept.push((cell, d));
+        }
+    }
+}
+
+/// The dense index of `cell` on a map `width` cells wide.
+#[inline]
+fn index_of(cell: Cell, width: usize) -> usize {
+    cell.y as usize * width + cell.x as usize
 }
 
 #[cfg(test)]
@@ -152,7 +264,7 @@ mod tests {
             (seed % u64::from(n)) as u32
         };
         let mut distances = GoalDistances::default();
-        for case in 0..400 {
+        for case in 0..1000 {
             let (w, h) = (1 + below(70), 1 + below(12));
             let walls = StaticGrid::from_fn(w, h, |_| below(100) >= 30).unwrap();
             let start = Cell::new(below(w), below(h));
@@ -160,22 +272,38 @@ mod tests {
             if !walls.is_passable(goal) {
                 continue;
             }
-            let span = start.manhattan(goal) + below(20);
             // The whole map's distances (`UNREACHABLE` is `FAR`).
             let want = bfs_from(&walls, goal);
-            let mut words = 0;
-            let got = distances.search(&walls, start, goal, span, u64::MAX, &mut words);
-            let start_in = want[(start.y * w + start.x) as usize] <= span;
-            assert_eq!(got == Searched::Reached, start_in, "case {case}");
-            for y in 0..h {
-                for x in 0..w {
-                    let d = want[(y * w + x) as usize];
-                    let matters = d != FAR && d + Cell::new(x, y).manhattan(start) <= span;
-                    let got = distances.steps((y * w + x) as usize);
-                    if matters {
-                        assert_eq!(got, d, "case {case}");
-                    } else {
-                        assert!(got >= WALL, "case {case}: {got} at ({x}, {y})");
+            // The floods of a query widen the span, and a band of waits can
+            // narrow it: a few spans for the same trip, in any order.
+            for _ in 0..1 + below(4) {
+                let span = start.manhattan(goal) + below(20);
+                // Now and then a word limit cuts a search short.
+                let max_words = if below(8) == 0 {
+                    u64::from(below(60))
+                } else {
+                    u64::MAX
+                };
+                let mut words = 0;
+                let got = distances.search(&walls, start, goal, span, max_words, &mut words);
+                if got == Searched::TooBig {
+                    continue;
+                }
+                let start_in = want[(start.y * w + start.x) as usize] <= span;
+                assert_eq!(got == Searched::Reached, start_in, "case {case}");
+                for y in 0..h {
+                    for x in 0..w {
+                        let d = want[(y * w + x) as usize];
+                        let man = Cell::new(x, y).manhattan(start);
+                        let matters = d != FAR && d + man <= span;
+                        let got = distances.steps((y * w + x) as usize);
+                        if matters {
+                            assert_eq!(got, d, "case {case}");
+                        } else {
+                            // Unusable by a flood of this span.
+                            assert!(got == d || got >= LEFT, "case {case}: {got} at ({x}, {y})");
+                            assert!(u64::from(got) + u64::from(man) > u64::from(span));
+                        }
                     }
                 }
             }
