@@ -82,11 +82,10 @@ impl GoalDistances {
     /// Forgets the last search's distances, and the walls too if they are
     /// not those of `walls`.
     fn reset(&mut self, walls: &StaticGrid) {
-        let width = walls.width() as usize;
         if self.walls == Some(walls.revision()) {
             let left = self.left.iter().map(|&(cell, _)| cell);
             for cell in self.found.iter().copied().chain(left) {
-                self.steps[cell.y as usize * width + cell.x as usize] = FAR;
+                self.steps[walls.index(cell)] = FAR;
             }
         } else {
             self.walls = Some(walls.revision());
@@ -113,8 +112,6 @@ impl GoalDistances {
         max_words: u64,
         words: &mut u64,
     ) -> Searched {
-        let width = walls.width() as usize;
-        let index = |c: Cell| index_of(c, width);
         match self.trip {
             Some((s, g, done))
                 if s == start && g == goal && self.walls == Some(walls.revision()) =>
@@ -122,7 +119,7 @@ impl GoalDistances {
                 if span > done {
                     // The marks of the cells left out are this search's to set.
                     for &(cell, _) in &self.left {
-                        self.steps[index(cell)] = FAR;
+                        self.steps[walls.index(cell)] = FAR;
                     }
                     if !self.widen(walls, start, span, max_words, words) {
                         return Searched::TooBig;
@@ -139,7 +136,7 @@ impl GoalDistances {
         }
         let done = self.trip.map_or(span, |(_, _, done)| done.max(span));
         self.trip = Some((start, goal, done));
-        if self.steps[index(start)] > span {
+        if self.steps[walls.index(start)] > span {
             Searched::TooFar
         } else {
             Searched::Reached
@@ -171,7 +168,7 @@ impl GoalDistances {
             // left out again.
             while let Some(&(cell, d)) = left.get(next).filter(|&&(_, d)| d == level) {
                 next += 1;
-                self.take(index_of(cell, width), cell, d, start, span, &mut kept);
+                self.take(walls.index(cell), cell, d, start, span, &mut kept);
             }
             let level_end = self.found.len();
             if level_start == level_end {
@@ -186,7 +183,7 @@ impl GoalDistances {
             for k in level_start..level_end {
                 let here = self.found[k];
                 let (x, y) = (here.x, here.y);
-                let i = index_of(here, width);
+                let i = walls.index(here);
                 if y > 0 {
                     self.take(i - width, Cell::new(x, y - 1), d, start, span, &mut kept);
                 }
@@ -241,12 +238,6 @@ impl GoalDistances {
             kept.push((cell, d));
         }
     }
-}
-
-/// The dense index of `cell` on a map `width` cells wide.
-#[inline]
-fn index_of(cell: Cell, width: usize) -> usize {
-    cell.y as usize * width + cell.x as usize
 }
 
 #[cfg(test)]
