@@ -19,11 +19,14 @@
 //! (`static_first.rs`, `reroute.rs`), and a bit-parallel flood of the
 //! time-expanded grid within a few ticks of the lower bound that pass
 //! gives, then within 64 and 256 (`flood/`). Each is tried only while it
-//! has been paying.
+//! has been paying. Where the pass pays against the search but seldom
+//! holds, the flood goes first and finds the quickest walk itself
+//! (`pass_plan.rs`).
 
 mod bare;
 mod flood;
 mod jump_table;
+mod pass_plan;
 mod reroute;
 mod scan;
 mod slack_plan;
@@ -45,6 +48,7 @@ use super::step::step_into;
 use super::validate::validate_path;
 use bare::BareSearch;
 use flood::{Flood, Flooded};
+use pass_plan::PassOrFlood;
 use scan::{JumpPoint, Scanner};
 use slack_plan::RecentArrivals;
 use static_first::Odds;
@@ -89,6 +93,8 @@ pub struct Jpst {
     /// How late recent queries arrived, which picks the narrow floods a
     /// query tries.
     recent: RecentArrivals,
+    /// Whether the first pass has been paying against the flood lately.
+    pass_plan: PassOrFlood,
 }
 
 /// The settings and reusable buffers of one JPST search.
@@ -128,6 +134,7 @@ impl Jpst {
             flood_odds: Odds::after_a_search(),
             wide_odds: std::array::from_fn(|_| Odds::costed()),
             recent: RecentArrivals::default(),
+            pass_plan: PassOrFlood::default(),
         }
     }
 
@@ -251,6 +258,7 @@ impl Planner for Jpst {
         let (search, odds, bare) = (&mut self.search, &mut self.odds, &mut self.bare);
         let (flood, flood_odds) = (&mut self.flood, &mut self.flood_odds);
         let (wide_odds, recent) = (&mut self.wide_odds, &mut self.recent);
+        let pass_plan = &mut self.pass_plan;
         let stage = &mut self.last_stage;
         *stage = JpstStage::Search;
         // Without obstacles the temporal search is the bare one.
@@ -269,12 +277,35 @@ impl Planner for Jpst {
             // it, nor before the goal is free for good.
             let mut walk = query.start.manhattan(query.goal);
             let mut lower = walk.max(p.goal_ready.saturating_sub(query.start_tick));
-            if enabled && odds.worth_trying() {
+            // Where the pass pays against the search but not against the
+            // flood, and the flood is on for this query, the floods go
+            // first and find the quickest walk themselves. `words` counts
+            // the row words of this query's floods and walking distances.
+            let mut try_pass = enabled && odds.worth_trying();
+            let mut flood_on = None;
+            let mut words = 0;
+            if try_pass && flooding && !pass_plan.worth_trying() {
+                let on = flood_odds.worth_trying();
+                flood_on = Some(on);
+                try_pass = !on;
+                if on {
+                    let budget = flood_budget(query);
+                    let max_span = query.horizon.unwrap_or(FOREVER - 1 - query.start_tick);
+                    let trip = (query.start, query.goal);
+                    if let Some(steps) = flood.walk(grid, trip, max_span, budget, &mut words) {
+                        walk = steps;
+                        lower = lower.max(walk);
+                    }
+                }
+            }
+            if try_pass {
                 let found = bare.path(grid.walls(), query, p, &mut pass);
                 if let Some(cells) = &found {
                     walk = cells.len() as Tick - 1;
                     lower = lower.max(walk);
                 }
+                // Cells the mend looked at.
+                let mut mended = 0;
                 // Free of vertex and swap conflicts, goal kept; or made so
                 // by waits and detours that arrive no later than both the
                 // bare path and the goal allow.
@@ -289,10 +320,12 @@ impl Planner for Jpst {
                     if query.horizon.is_some_and(|h| cost > h) {
                         return None;
                     }
-                    let cells = reroute::mend(grid, query, &cells, cost)?;
+                    let cells = reroute::mend(grid, query, &cells, cost, &mut mended)?;
                     Some(reroute::plan_of(&cells, query.start_tick))
                 });
                 odds.passed(held.is_some(), pass.expanded);
+                let cost = pass.expanded * pass_plan::EXPANSION_WORDS + mended;
+                pass_plan.passed(held.is_some(), cost);
                 if let Some(plan) = held {
                     *stage = JpstStage::FirstPass;
                     stats.expanded = pass.expanded;
@@ -303,8 +336,7 @@ impl Planner for Jpst {
             // How many wide floods this query got to (each narrower one
             // having failed or been skipped): their odds weigh the search.
             let mut widened = 0;
-            if flooding && flood_odds.worth_trying() {
-                let mut words = 0;
+            if flooding && flood_on.unwrap_or_else(|| flood_odds.worth_trying()) {
                 // The narrow bounds that recent arrivals say are worth it.
                 let mut slacks = [0; FLOOD_SLACKS.len()];
                 let (mut count, mut tried) = (0, 0);
@@ -334,7 +366,11 @@ impl Planner for Jpst {
                 // stage's odds count them, in the stats and the budget too.
                 pass.expanded += words.div_ceil(WORDS_PER_EXPANSION);
                 if let Flooded::Path(cells) = found {
-                    recent.record((cells.len() as Tick - 1).saturating_sub(lower));
+                    let late = (cells.len() as Tick - 1).saturating_sub(lower);
+                    recent.record(late);
+                    if late == 0 {
+                        pass_plan.flooded_at_bound(words);
+                    }
                     *stage = JpstStage::Flood;
                     stats.expanded = pass.expanded;
                     stats.generated = pass.generated;
@@ -401,6 +437,15 @@ const WAIT_BANDS: [Tick; 3] = [2, 8, 32];
 /// sets).
 const FLOOD_MAX_WORDS: u64 = 1 << 22;
 
+/// Most row words the floods of `query` may process: its expansion
+/// budget, counted as the flood's odds count words, within
+/// [`FLOOD_MAX_WORDS`].
+fn flood_budget(query: &Query) -> u64 {
+    query.budget.map_or(FLOOD_MAX_WORDS, |b| {
+        b.saturating_mul(WORDS_PER_EXPANSION).min(FLOOD_MAX_WORDS)
+    })
+}
+
 /// An earliest path found by floods bounded `lower` plus each of `slacks`
 /// ticks in turn (first, where the goal is free only late, by floods kept
 /// to the cells each of `bands` steps off the quickest walks), if one
@@ -420,9 +465,7 @@ fn flood_fill(
     let last = query
         .horizon
         .map_or(FOREVER - 1, |h| start.saturating_add(h).min(FOREVER - 1));
-    let max_words = query.budget.map_or(FLOOD_MAX_WORDS, |b| {
-        b.saturating_mul(WORDS_PER_EXPANSION).min(FLOOD_MAX_WORDS)
-    });
+    let max_words = flood_budget(query);
     // The goal is free for good only well after the quickest walk would
     // arrive, so the agent must wait on the way, and a flood bounded by that
     // tick takes in every cell it could wait on. A path that arrives at the

@@ -28,8 +28,15 @@ const MAX_FIXES: usize = 4;
 /// obstacles and keeping the goal, or `None`. Beyond the bare path's
 /// length the extra ticks are waited at the start, or else just before
 /// the last step; then each step that meets an obstacle is replaced by a
-/// staircase of the same length around it.
-pub(super) fn mend(grid: &NavGrid, query: &Query, bare: &[Cell], cost: u32) -> Option<Vec<Cell>> {
+/// staircase of the same length around it. Adds the cells it looks at to
+/// `work`.
+pub(super) fn mend(
+    grid: &NavGrid,
+    query: &Query,
+    bare: &[Cell],
+    cost: u32,
+    work: &mut u64,
+) -> Option<Vec<Cell>> {
     let last = bare.len().checked_sub(1)?;
     let extra = (cost as usize).checked_sub(last)?;
     // The bare path with the extra ticks waited on its cell `at`.
@@ -45,7 +52,8 @@ pub(super) fn mend(grid: &NavGrid, query: &Query, bare: &[Cell], cost: u32) -> O
         vec![0, last - 1]
     };
     spots.into_iter().find_map(|at| {
-        let path = reroute(grid, query, waiting_on(at))?;
+        let path = reroute(grid, query, waiting_on(at), work)?;
+        *work += path.len() as u64;
         validate_path(grid, query, &path, cost).ok()?;
         Some(path)
     })
@@ -54,20 +62,27 @@ pub(super) fn mend(grid: &NavGrid, query: &Query, bare: &[Cell], cost: u32) -> O
 /// Path `path` (one cell per tick from the query's start) with each step
 /// that meets an obstacle replaced by a staircase of the same length
 /// around it, or `None` if some conflict has none. The goal policy is not
-/// checked.
-fn reroute(grid: &NavGrid, query: &Query, mut path: Vec<Cell>) -> Option<Vec<Cell>> {
+/// checked. Adds the cells it looks at to `work`.
+fn reroute(
+    grid: &NavGrid,
+    query: &Query,
+    mut path: Vec<Cell>,
+    work: &mut u64,
+) -> Option<Vec<Cell>> {
     let t0 = query.start_tick;
     for _ in 0..MAX_FIXES {
+        *work += path.len() as u64;
         let Some(k) = first_conflict(grid, t0, &path) else {
             return Some(path);
         };
         let detour = SPANS.iter().find_map(|&w| {
             let (i, j) = straight_stretch(&path, k, w);
-            staircase(grid, t0 + i as Tick, path[i], path[j]).map(|cells| (i, j, cells))
+            staircase(grid, t0 + i as Tick, path[i], path[j], work).map(|cells| (i, j, cells))
         });
         let (i, j, cells) = detour?;
         path.splice(i..=j, cells);
     }
+    *work += path.len() as u64;
     first_conflict(grid, t0, &path).is_none().then_some(path)
 }
 
@@ -129,8 +144,9 @@ fn first_conflict(grid: &NavGrid, t0: Tick, path: &[Cell]) -> Option<usize> {
 }
 
 /// A staircase from `a` (left at tick `t`) to `b`, every step toward `b`,
-/// free of obstacles, if there is one.
-fn staircase(grid: &NavGrid, t: Tick, a: Cell, b: Cell) -> Option<Vec<Cell>> {
+/// free of obstacles, if there is one. Adds the cells it looks at to
+/// `work`.
+fn staircase(grid: &NavGrid, t: Tick, a: Cell, b: Cell, work: &mut u64) -> Option<Vec<Cell>> {
     let (w, h) = (a.x.abs_diff(b.x) as usize, a.y.abs_diff(b.y) as usize);
     let at = |u: usize, v: usize| {
         let x = if b.x >= a.x {
@@ -162,6 +178,7 @@ fn staircase(grid: &NavGrid, t: Tick, a: Cell, b: Cell) -> Option<Vec<Cell>> {
             if !x_before && !y_before {
                 continue;
             }
+            *work += 1;
             let (cell, tick) = (at(u, v), t + (u + v) as Tick);
             if !grid.walls().is_passable(cell) {
                 continue;
@@ -238,7 +255,7 @@ mod tests {
         let mut grid = NavGrid::new(StaticGrid::open(6, 6).expect("map"));
         grid.add_block(Cell::new(2, 0), 2, Some(3)).expect("block");
         let (a, b) = (Cell::new(0, 0), Cell::new(3, 3));
-        let stairs = staircase(&grid, 0, a, b).expect("a way round");
+        let stairs = staircase(&grid, 0, a, b, &mut 0).expect("a way round");
         assert_eq!((stairs.len(), stairs[0], stairs[6]), (7, a, b));
         assert_ne!(stairs[2], Cell::new(2, 0));
         for (k, step) in stairs.windows(2).enumerate() {
@@ -246,14 +263,14 @@ mod tests {
             assert!(grid.is_free(step[1], k as Tick + 1));
         }
         // A straight stretch has no other way.
-        assert!(staircase(&grid, 0, a, Cell::new(4, 0)).is_none());
+        assert!(staircase(&grid, 0, a, Cell::new(4, 0), &mut 0).is_none());
         // Every staircase crosses the diagonal x + y = 2 at tick 2.
         for c in [Cell::new(1, 1), Cell::new(0, 2)] {
             grid.add_block(c, 2, Some(3)).expect("block");
         }
-        assert!(staircase(&grid, 0, a, b).is_none());
+        assert!(staircase(&grid, 0, a, b, &mut 0).is_none());
         assert!(
-            staircase(&grid, 1, a, b).is_some(),
+            staircase(&grid, 1, a, b, &mut 0).is_some(),
             "a tick later it is clear"
         );
     }
@@ -266,7 +283,7 @@ mod tests {
         // An obstacle stands on the bare path just when the agent gets there.
         let mut grid = open.clone();
         grid.add_block(bare[5], 5, Some(6)).expect("block");
-        let detour = reroute(&grid, &query, bare.clone()).expect("a way round");
+        let detour = reroute(&grid, &query, bare.clone(), &mut 0).expect("a way round");
         assert_eq!(detour.len(), bare.len());
         validate_path(&grid, &query, &detour, 16).expect("valid");
         let plan = Jpst::default().plan(&grid, &query).expect("path");
@@ -282,7 +299,7 @@ mod tests {
         }
         let query = Query::new(Cell::new(0, 1), Cell::new(9, 1));
         let straight: Vec<Cell> = (0..10).map(|x| Cell::new(x, 1)).collect();
-        assert_eq!(reroute(&grid, &query, straight), None);
+        assert_eq!(reroute(&grid, &query, straight, &mut 0), None);
     }
 
     #[test]

@@ -143,6 +143,38 @@ impl GoalDistances {
         }
     }
 
+    /// Steps of the quickest walk from `start` to walkable `goal` over the
+    /// walls, found by searches of wider and wider spans from `span` on
+    /// (each a sixteenth further above the Manhattan distance, at least 4);
+    /// `None` if it is longer than `max_span`, there is none, or the word
+    /// limit stops the searches. The distances found stay for the floods
+    /// of the same trip.
+    #[allow(clippy::too_many_arguments)]
+    pub fn walk(
+        &mut self,
+        walls: &StaticGrid,
+        start: Cell,
+        goal: Cell,
+        mut span: Tick,
+        max_span: Tick,
+        max_words: u64,
+        words: &mut u64,
+    ) -> Option<Tick> {
+        let manhattan = start.manhattan(goal);
+        loop {
+            match self.search(walls, start, goal, span, max_words, words) {
+                Searched::Reached => return Some(self.steps[walls.index(start)]),
+                Searched::TooBig => return None,
+                Searched::TooFar => {}
+            }
+            if span >= max_span || self.left.is_empty() {
+                return None;
+            }
+            let above = span.saturating_sub(manhattan);
+            span = span.saturating_add((above / 16).max(4)).min(max_span);
+        }
+    }
+
     /// Goes on from the cells left out by the last search to those within
     /// `span` now, a level at a time; false if that would exceed the word
     /// limit.
@@ -242,6 +274,7 @@ impl GoalDistances {
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::test_rng::Rng;
     use super::*;
     use crate::search::heuristic::bfs_from;
 
@@ -299,6 +332,60 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_quickest_walk_is_found_and_its_distances_serve_the_floods() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut below = |n: u32| rng.below(n);
+        let mut distances = GoalDistances::default();
+        let mut found = 0;
+        for case in 0..1000 {
+            let (w, h) = (1 + below(60), 1 + below(40));
+            let density = below(45);
+            let walls = StaticGrid::from_fn(w, h, |_| below(100) >= density).unwrap();
+            let start = Cell::new(below(w), below(h));
+            let goal = Cell::new(below(w), below(h));
+            if !walls.is_passable(goal) || !walls.is_passable(start) {
+                continue;
+            }
+            let want = bfs_from(&walls, goal);
+            let walk = want[walls.index(start)];
+            let from = start.manhattan(goal) + below(6);
+            let max_span = if below(4) == 0 {
+                from + below(40)
+            } else {
+                FAR - 1
+            };
+            let mut words = 0;
+            let got = distances.walk(&walls, start, goal, from, max_span, u64::MAX, &mut words);
+            if walk == FAR || walk > max_span {
+                assert_eq!(got, None, "case {case}");
+                continue;
+            }
+            found += 1;
+            assert_eq!(got, Some(walk), "case {case}: {w}x{h} {start} -> {goal}");
+            // A flood a few ticks wider goes on from there, exact where it
+            // can matter.
+            let span = walk + below(8);
+            let searched = distances.search(&walls, start, goal, span, u64::MAX, &mut words);
+            assert_eq!(searched, Searched::Reached, "case {case}");
+            for (i, &d) in want.iter().enumerate() {
+                let cell = walls.cell_at(i);
+                if d != FAR && d + cell.manhattan(start) <= span {
+                    assert_eq!(distances.steps(i), d, "case {case}");
+                }
+            }
+        }
+        assert!(found > 300, "only {found} walks checked");
+        // A word limit stops the search.
+        let open = StaticGrid::open(64, 64).unwrap();
+        let mut words = 0;
+        let (start, goal) = (Cell::new(0, 0), Cell::new(63, 63));
+        assert_eq!(
+            distances.walk(&open, start, goal, 126, 200, 50, &mut words),
+            None
+        );
     }
 
     #[test]

@@ -194,6 +194,25 @@ impl Flood {
         Flooded::NotBy
     }
 
+    /// Steps of the quickest walk from `start` to `goal` over the walls,
+    /// if at most `max_span` (see [`GoalDistances::walk`]); the distances
+    /// found serve the floods of the same trip.
+    pub(super) fn walk(
+        &mut self,
+        grid: &NavGrid,
+        (start, goal): (Cell, Cell),
+        max_span: Tick,
+        max_words: u64,
+        words: &mut u64,
+    ) -> Option<Tick> {
+        if !grid.walls().is_passable(goal) || !grid.walls().is_passable(start) {
+            return None;
+        }
+        let from = start.manhattan(goal).saturating_add(4).min(max_span);
+        self.distances
+            .walk(grid.walls(), start, goal, from, max_span, max_words, words)
+    }
+
     fn reset(&mut self, frame: Frame, steps: usize) {
         self.frame = frame;
         let size = frame.rows() as usize * frame.stride();
