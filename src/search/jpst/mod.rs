@@ -284,7 +284,16 @@ impl Planner for Jpst {
             let mut try_pass = enabled && odds.worth_trying();
             let mut flood_on = None;
             let mut words = 0;
-            if try_pass && flooding && !pass_plan.worth_trying() {
+            // The narrow bounds that recent arrivals say are worth it; with
+            // none, the floods would not need the walking distances.
+            let mut slacks = [0; FLOOD_SLACKS.len()];
+            let (mut count, mut tried) = (0, 0);
+            for slack in FLOOD_SLACKS {
+                if recent.worth(tried, slack) {
+                    (slacks[count], count, tried) = (slack, count + 1, slack);
+                }
+            }
+            if try_pass && flooding && count > 0 && !pass_plan.worth_trying() {
                 let on = flood_odds.worth_trying();
                 flood_on = Some(on);
                 try_pass = !on;
@@ -337,14 +346,6 @@ impl Planner for Jpst {
             // having failed or been skipped): their odds weigh the search.
             let mut widened = 0;
             if flooding && flood_on.unwrap_or_else(|| flood_odds.worth_trying()) {
-                // The narrow bounds that recent arrivals say are worth it.
-                let mut slacks = [0; FLOOD_SLACKS.len()];
-                let (mut count, mut tried) = (0, 0);
-                for slack in FLOOD_SLACKS {
-                    if recent.worth(tried, slack) {
-                        (slacks[count], count, tried) = (slack, count + 1, slack);
-                    }
-                }
                 let tries = (&WAIT_BANDS[..], &slacks[..count]);
                 let mut found = flood_fill(flood, grid, query, p, (lower, walk), tries, &mut words);
                 flood_odds.passed(

@@ -3,11 +3,17 @@
 //!
 //! A pass whose path holds spares the query a flood; one that fails is
 //! thrown away, and the flood runs anyway. Where the bare path seldom
-//! holds (on lak303d three queries in ten get past it, each failure
-//! costing about twice a success, the mend included), the failures cost
+//! holds (on lak303d it holds on three queries in ten, and a failure
+//! costs about twice a success, the mend included), the failures cost
 //! more than the successes save. Then the pass is skipped, and the quickest
 //! walk the floods need comes from their own walking-distance search
 //! instead (`Flood::walk`), which the floods go on from.
+//!
+//! The choice is only made for queries the pass's own odds (against the
+//! temporal search) would send to it, when the flood is on and recent
+//! arrivals say a narrow flood will run: otherwise the walking distances
+//! would serve nothing, as on maze-128-128-1, where a walk found that way
+//! costs more than the pass's jump point search.
 //!
 //! All costs are in flood row words: an expansion of the pass's jump point
 //! search counts as [`EXPANSION_WORDS`], a cell its mend looks at as one.
@@ -15,9 +21,12 @@
 //! run.
 
 /// Flood row words one expansion of the pass's search counts as. Timed on
-/// lak303d, a pass that held took about 490 ns per expansion (its
-/// validation included), a flood about 20 ns per word.
-pub(super) const EXPANSION_WORDS: u64 = 24;
+/// lak303d, an expansion of a pass that held cost what 6 to 25 words of a
+/// flood do (its validation and mend included); sequential runs with 6, 12
+/// and 24 did best overall with 12 (brc202d first 100 agents 4.2x-4.5x
+/// with 24, 4.7x-4.9x with 12, 5.0x-5.2x with 6, but lak303d 4.5x-5.1x
+/// with 6 against 4.9x-5.1x).
+pub(super) const EXPANSION_WORDS: u64 = 12;
 
 /// Weight of the newest query in the running averages.
 const WEIGHT: f32 = 1.0 / 16.0;
