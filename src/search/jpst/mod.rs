@@ -285,7 +285,8 @@ impl Planner for Jpst {
             let mut flood_on = None;
             let mut words = 0;
             // The narrow bounds that recent arrivals say are worth it; with
-            // none, the floods would not need the walking distances.
+            // none, or with a flood tried only to probe, the walking
+            // distances would serve little.
             let mut slacks = [0; FLOOD_SLACKS.len()];
             let (mut count, mut tried) = (0, 0);
             for slack in FLOOD_SLACKS {
@@ -293,7 +294,7 @@ impl Planner for Jpst {
                     (slacks[count], count, tried) = (slack, count + 1, slack);
                 }
             }
-            if try_pass && flooding && count > 0 && !pass_plan.worth_trying() {
+            if try_pass && flooding && count > 0 && flood_odds.pays() && !pass_plan.worth_trying() {
                 let on = flood_odds.worth_trying();
                 flood_on = Some(on);
                 try_pass = !on;

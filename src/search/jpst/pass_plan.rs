@@ -10,10 +10,12 @@
 //! instead (`Flood::walk`), which the floods go on from.
 //!
 //! The choice is only made for queries the pass's own odds (against the
-//! temporal search) would send to it, when the flood is on and recent
-//! arrivals say a narrow flood will run: otherwise the walking distances
-//! would serve nothing, as on maze-128-128-1, where a walk found that way
-//! costs more than the pass's jump point search.
+//! temporal search) would send to it, when the flood has been paying (not
+//! tried only to probe) and recent arrivals say a narrow flood will run:
+//! otherwise the walking distances would serve little, as on
+//! maze-128-128-1, where a walk found that way costs more than the pass's
+//! jump point search, and in a crowd of 600 units on room-64-64-8, where
+//! floods are mostly skipped.
 //!
 //! All costs are in flood row words: an expansion of the pass's jump point
 //! search counts as [`EXPANSION_WORDS`], a cell its mend looks at as one.

@@ -97,6 +97,13 @@ impl Odds {
         }
     }
 
+    /// Whether the stage pays on average (or has not been judged yet), not
+    /// counting the tries made only to probe: unlike
+    /// [`worth_trying`](Self::worth_trying), asking changes nothing.
+    pub(super) fn pays(&self) -> bool {
+        self.search_cost == 0.0 || !self.proven() || self.held * self.search_cost >= self.pass_cost
+    }
+
     /// Whether the odds have seen enough temporal searches to skip the
     /// stage: until then it is tried whenever a search has been seen (or
     /// before, for blind odds).
@@ -195,9 +202,12 @@ mod tests {
         }
         let tried = (0..4 * PROBE_EVERY).filter(|_| odds.worth_trying()).count();
         assert_eq!(tried, 4);
+        // A probe is not paying.
+        assert!(!odds.pays());
         for _ in 0..64 {
             odds.passed(true, 100);
         }
+        assert!(odds.pays());
         assert!((0..4).all(|_| odds.worth_trying()));
     }
 
