@@ -300,7 +300,8 @@ impl Planner for Jpst {
                 try_pass = !on;
                 if on {
                     let budget = flood_budget(query);
-                    let max_span = query.horizon.unwrap_or(FOREVER - 1 - query.start_tick);
+                    let last = (FOREVER - 1).saturating_sub(query.start_tick);
+                    let max_span = query.horizon.map_or(last, |h| h.min(last));
                     let trip = (query.start, query.goal);
                     if let Some(steps) = flood.walk(grid, trip, max_span, budget, &mut words) {
                         walk = steps;

@@ -52,6 +52,7 @@ pub(super) struct PassOrFlood {
     /// Words of the floods of a query whose flood arrived at the lower
     /// bound, as a held pass would have.
     flood_cost: Mean,
+    /// Queries that skipped the pass since it was last tried.
     skipped: u32,
 }
 
@@ -151,8 +152,9 @@ mod tests {
                 let _ = grid.add_obstacle(rng.below(5), &cells, ObstacleEnd::Vanish);
             }
             let mut jpst = Jpst::default();
-            // Passes that always fail and floods that come cheap: the pass
-            // is skipped on all but one query in PROBE_EVERY.
+            // Passes that always fail and floods that come cheap: wherever
+            // the flood is on, the pass is skipped on all but one query in
+            // PROBE_EVERY.
             for _ in 0..32 {
                 jpst.pass_plan.passed(false, 1 << 20);
             }
