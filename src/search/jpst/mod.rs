@@ -300,8 +300,7 @@ impl Planner for Jpst {
                 try_pass = !on;
                 if on {
                     let budget = flood_budget(query);
-                    let last = (FOREVER - 1).saturating_sub(query.start_tick);
-                    let max_span = query.horizon.map_or(last, |h| h.min(last));
+                    let max_span = last_tick(query).saturating_sub(query.start_tick);
                     let trip = (query.start, query.goal);
                     if let Some(steps) = flood.walk(grid, trip, max_span, budget, &mut words) {
                         walk = steps;
@@ -449,6 +448,14 @@ fn flood_budget(query: &Query) -> u64 {
     })
 }
 
+/// The last tick a path of `query` may arrive at: its horizon, or the
+/// last tick a flood can bound.
+fn last_tick(query: &Query) -> Tick {
+    query.horizon.map_or(FOREVER - 1, |h| {
+        query.start_tick.saturating_add(h).min(FOREVER - 1)
+    })
+}
+
 /// An earliest path found by floods bounded `lower` plus each of `slacks`
 /// ticks in turn (first, where the goal is free only late, by floods kept
 /// to the cells each of `bands` steps off the quickest walks), if one
@@ -465,9 +472,7 @@ fn flood_fill(
     words: &mut u64,
 ) -> Flooded {
     let start = query.start_tick;
-    let last = query
-        .horizon
-        .map_or(FOREVER - 1, |h| start.saturating_add(h).min(FOREVER - 1));
+    let last = last_tick(query);
     let max_words = flood_budget(query);
     // The goal is free for good only well after the quickest walk would
     // arrive, so the agent must wait on the way, and a flood bounded by that

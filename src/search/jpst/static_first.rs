@@ -82,13 +82,7 @@ impl Odds {
         if self.search_cost == 0.0 {
             return self.blind;
         }
-        // One search is too little to judge by: a small one would make
-        // the stage look dear for a long time.
-        if !self.proven() {
-            return true;
-        }
-        let pays = self.held * self.search_cost >= self.pass_cost;
-        if pays || self.skipped + 1 >= PROBE_EVERY {
+        if self.pays() || self.skipped + 1 >= PROBE_EVERY {
             self.skipped = 0;
             true
         } else {
@@ -101,6 +95,8 @@ impl Odds {
     /// counting the tries made only to probe: unlike
     /// [`worth_trying`](Self::worth_trying), asking changes nothing.
     pub(super) fn pays(&self) -> bool {
+        // One search is too little to judge by: a small one would make
+        // the stage look dear for a long time.
         self.search_cost == 0.0 || !self.proven() || self.held * self.search_cost >= self.pass_cost
     }
 
