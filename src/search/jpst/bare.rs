@@ -5,8 +5,9 @@
 //! cell, and a vertical jump stops where a horizontal jump from it would
 //! stop. Every jump scans 64 cells at a time, horizontal ones in the walls'
 //! bit rows and vertical ones in a [`JumpTable`] of where they stop, built
-//! once per map; then it looks at the goal. Most of a search's time goes to
-//! its open list and to cache misses on its per-cell state.
+//! once per map; then it looks at the goal. What it knows of the cells it
+//! reached sits in a table sized to the search ([`ReachedCells`]); most of
+//! its time goes to its open list and to cache misses on the map's bits.
 
 use crate::grid::{Cell, Dir, DirSet, StaticGrid, Tick};
 
@@ -16,37 +17,16 @@ use super::super::nodes::OpenEntry;
 use super::super::open::OpenList;
 use super::super::plan::{SearchStats, Waypoint, materialise};
 use super::super::query::Query;
+use super::bare_cells::ReachedCells;
 use super::jump_table::{Ahead, JumpTable};
-
-/// How a reached cell was reached.
-#[derive(Clone, Copy, Debug, Default)]
-struct Link {
-    /// The jump point this one was reached from (itself at the start).
-    parent: u32,
-    /// Directions to go on in, and those already gone in at its steps.
-    dirs: DirSet,
-    done: DirSet,
-}
 
 /// Reusable state of the first pass's search, and the table of the last
 /// map it searched.
-///
-/// Whether a generated jump point improves on what is known of its cell
-/// is read from a flat array of 4 bytes per cell (most jump points do not,
-/// and that read is most of the search's cache misses); the rest of the
-/// cell's state sits in a second array, read only where it matters.
 #[derive(Debug, Default)]
 pub(super) struct BareSearch {
     table: Option<JumpTable>,
-    /// Per cell: `base` plus its steps from the start if this search
-    /// reached it; below `base` otherwise (earlier searches).
-    steps: Vec<u32>,
-    /// Where this search's step counts start.
-    base: u32,
-    /// One above the largest step count written so far.
-    top: u32,
-    /// Per cell, where `steps` says it was reached by this search.
-    links: Vec<Link>,
+    /// The cells this search reached, with their steps from the start.
+    reached: ReachedCells,
     open: OpenList,
 }
 
@@ -65,7 +45,8 @@ impl BareSearch {
         if !self.table.as_ref().is_some_and(|t| t.is_for(walls)) {
             self.table = Some(JumpTable::new(walls));
         }
-        self.reset(walls.cell_count());
+        self.reached.clear();
+        self.open.clear();
         let start = p.start as u32;
         self.touch(start, 0, start, DirSet::ALL);
         self.push(p, query.start_tick, start, 0)?;
@@ -73,10 +54,9 @@ impl BareSearch {
         while let Some(entry) = self.open.pop() {
             let here = entry.node;
             let g = entry.g - query.start_tick;
-            if self.steps[here as usize] != self.base + g {
+            let Some(&link) = self.reached.get(here).filter(|r| r.steps == g) else {
                 continue;
-            }
-            let link = self.links[here as usize];
+            };
             let todo = link.dirs.minus(link.done);
             if todo.is_empty() {
                 continue;
@@ -91,7 +71,7 @@ impl BareSearch {
                 return None;
             }
             stats.expanded += 1;
-            self.links[here as usize].done = link.done.union(todo);
+            self.reached.entry(here).done = link.done.union(todo);
             let cell = cell_of(here as usize, width);
             for dir in todo.iter() {
                 let Some((to, dirs)) = self.jump(walls, cell, dir, query.goal) else {
@@ -109,41 +89,19 @@ impl BareSearch {
         None
     }
 
-    fn reset(&mut self, cells: usize) {
-        // A jump point is reached at most one jump (less than a map side)
-        // past an expanded one, which lies less than `cells` steps from the
-        // start: this search's counts stay below `base + 2 * cells`. Start
-        // over from 0 where they could wrap.
-        let fresh = self.steps.len() != cells;
-        if fresh || u64::from(self.top) + 2 * cells as u64 + 1 > u64::from(u32::MAX) {
-            self.steps.clear();
-            self.steps.resize(cells, 0);
-            self.links.resize(cells, Link::default());
-            self.top = 0;
-        }
-        self.base = self.top + 1;
-        self.top = self.base;
-        self.open.clear();
-    }
-
     /// Records reaching dense cell `cell` after `g` steps from jump point
     /// `parent`, to go on in `dirs`; true if that is new (an earlier
     /// arrival, or directions not known at this one).
     fn touch(&mut self, cell: u32, g: u32, parent: u32, dirs: DirSet) -> bool {
-        let at = self.base + g;
-        let known = &mut self.steps[cell as usize];
-        if *known < self.base || at < *known {
-            *known = at;
-            self.top = self.top.max(at);
-            self.links[cell as usize] = Link {
-                parent,
-                dirs,
-                done: DirSet::EMPTY,
-            };
+        let known = self.reached.entry(cell);
+        if g < known.steps {
+            known.steps = g;
+            known.parent = parent;
+            known.dirs = dirs;
+            known.done = DirSet::EMPTY;
             true
-        } else if at == *known && !dirs.is_subset(self.links[cell as usize].dirs) {
-            let link = &mut self.links[cell as usize];
-            link.dirs = link.dirs.union(dirs);
+        } else if g == known.steps && !dirs.is_subset(known.dirs) {
+            known.dirs = known.dirs.union(dirs);
             true
         } else {
             false
@@ -223,14 +181,15 @@ impl BareSearch {
     fn cells_to(&self, last: u32, width: usize) -> Vec<Cell> {
         // Jump points lie in a line with their parents and are reached one
         // step per tick: their waypoints expand to the same cells.
+        let reached = |at: u32| *self.reached.get(at).expect("reached by the search");
         let waypoint = |at: u32| Waypoint {
             cell: cell_of(at as usize, width),
-            tick: self.steps[at as usize] - self.base,
+            tick: reached(at).steps,
         };
         let mut points = vec![waypoint(last)];
         let mut at = last;
-        while self.links[at as usize].parent != at {
-            at = self.links[at as usize].parent;
+        while reached(at).parent != at {
+            at = reached(at).parent;
             points.push(waypoint(at));
         }
         points.reverse();
@@ -315,26 +274,5 @@ mod tests {
             }
         }
         assert!(found > 1000, "only {found} paths checked");
-    }
-
-    #[test]
-    fn step_counts_start_over_before_they_could_wrap() {
-        let grid = NavGrid::new(StaticGrid::open(9, 4).expect("map"));
-        let query = Query::new(Cell::new(0, 0), Cell::new(8, 3));
-        let mut cache = HeuristicCache::new(1);
-        let p = Prepared::new(&grid, &query, Heuristic::Manhattan, &mut cache).expect("query");
-        let mut search = BareSearch::default();
-        let mut stats = SearchStats::default();
-        let first = search
-            .path(grid.walls(), &query, &p, &mut stats)
-            .expect("path");
-        // As if after billions of searches: the next one must not wrap.
-        search.top = u32::MAX - 40;
-        let again = search
-            .path(grid.walls(), &query, &p, &mut stats)
-            .expect("path");
-        assert_eq!(again, first);
-        assert!(search.base < 100, "counts started over at {}", search.base);
-        assert_eq!(again.len(), 12);
     }
 }

@@ -24,6 +24,7 @@
 //! (`pass_plan.rs`).
 
 mod bare;
+mod bare_cells;
 mod flood;
 mod jump_table;
 mod pass_plan;

@@ -15,8 +15,10 @@
 //! Where units are dense the bare path nearly always meets one, so the
 //! pass is tried only while it pays on average (see [`Odds`]).
 
-/// Maps larger than this many cells skip the pass: its search state takes
-/// 16 bytes per cell (64 MiB at this size).
+/// Maps larger than this many cells skip the pass. The limit dates from
+/// when its search kept 16 bytes per cell (64 MiB at this size); it now
+/// keeps a bit per cell (the jump table) and a table sized to the search,
+/// and the limit stays until the pass has been measured on larger maps.
 pub(super) const MAX_CELLS: usize = 1 << 22;
 
 /// Weight of the newest query in the running averages.
