@@ -37,44 +37,47 @@ pub(super) struct JumpTable {
 }
 
 impl JumpTable {
-    /// The table of `walls`.
+    /// The table of `walls`, built a row and 64 cells at a time.
     pub(super) fn new(walls: &StaticGrid) -> Self {
         let (w, h) = (walls.width(), walls.height());
         let rows = walls.rows();
         let mut turns = BitRows::new(h, w);
-        let mut forced_east = Vec::new();
-        let mut forced_west = Vec::new();
-        let mut east = vec![false; w as usize];
+        let words = w.div_ceil(64) as usize;
+        let (mut open, mut east, mut west) = (vec![0; words], vec![0; words], vec![0; words]);
         for y in 0..h {
-            let y = i64::from(y);
-            // Forced cells of the row, for moves east and west, a word at a
-            // time.
-            forced_east.clear();
-            forced_west.clear();
-            for x in (0..w).step_by(64) {
-                forced_east.push(rows.window_right(x, y) & forced_right(rows, x, y));
+            let yi = i64::from(y);
+            // Walkable cells of the row, and its walkable forced cells for
+            // moves east and west: bit j of word k is cell 64k + j.
+            for k in 0..words {
+                let x = 64 * k as u32;
+                open[k] = rows.window_right(x, yi);
+                east[k] = open[k] & forced_right(rows, x, yi);
                 let last = (x + 63).min(w - 1);
-                let west = rows.window_left(last, y) & forced_left(rows, last, y, w);
-                // Bit k of the left window is cell `last - 63 + k`.
-                forced_west.push(west >> (63 - (last - x)));
+                let forced = rows.window_left(last, yi) & forced_left(rows, last, yi, w);
+                west[k] = open[k] & forced >> (63 - (last - x));
             }
-            let bit = |words: &[u64], x: u32| words[x as usize / 64] >> (x % 64) & 1 != 0;
-            let open = |x: u32| rows.get(x, y as u32);
-            // Right to left: does a jump east from x meet a forced cell
-            // before a wall?
-            east[w as usize - 1] = false;
-            for x in (0..w.saturating_sub(1)).rev() {
-                let n = x + 1;
-                east[x as usize] = open(n) && (bit(&forced_east, n) || east[n as usize]);
+            // The cells from which walking east, through walkable cells
+            // only, reaches a forced cell (the cell itself counts); a jump
+            // east from x finds one if x + 1 is such a cell. Right to left,
+            // carrying the first cell of the word to the right.
+            let mut carry = 0;
+            for k in (0..words).rev() {
+                let reach = fill_down(east[k] | carry << 63 & open[k], open[k]);
+                east[k] = reach >> 1 | carry << 63;
+                carry = reach & 1;
             }
-            let mut west = false;
-            for x in 0..w {
-                if x > 0 {
-                    let n = x - 1;
-                    west = open(n) && (bit(&forced_west, n) || west);
-                }
-                if open(x) && (west || east[x as usize]) {
-                    turns.set(y as u32, x, true);
+            // The same going west, left to right.
+            let mut carry = 0;
+            for k in 0..words {
+                let reach = fill_up(west[k] | carry & open[k], open[k]);
+                west[k] = reach << 1 | carry;
+                carry = reach >> 63;
+            }
+            for k in 0..words {
+                let mut stops = open[k] & (east[k] | west[k]);
+                while stops != 0 {
+                    turns.set(y, 64 * k as u32 + stops.trailing_zeros(), true);
+                    stops &= stops - 1;
                 }
             }
         }
@@ -124,6 +127,27 @@ impl JumpTable {
             }),
         }
     }
+}
+
+/// The cells of `seeds` and those from which every cell up to a cell of
+/// `seeds` (toward higher bits) is in `through`; `seeds` lies in `through`.
+/// Six doubling steps cover a word.
+fn fill_down(mut seeds: u64, mut through: u64) -> u64 {
+    for shift in [1, 2, 4, 8, 16] {
+        seeds |= through & seeds >> shift;
+        through &= through >> shift;
+    }
+    seeds | through & seeds >> 32
+}
+
+/// [`fill_down`] toward lower bits: the cells from which every cell down to
+/// a cell of `seeds` is in `through`.
+fn fill_up(mut seeds: u64, mut through: u64) -> u64 {
+    for shift in [1, 2, 4, 8, 16] {
+        seeds |= through & seeds << shift;
+        through &= through << shift;
+    }
+    seeds | through & seeds << 32
 }
 
 /// Cells `x .. x + 63` of row `y` that a move east forces to turn: the cell
@@ -176,5 +200,65 @@ fn first(mut window: impl FnMut(u32) -> (u64, u64)) -> Ahead {
             };
         }
         k += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_rng::Rng;
+    use super::*;
+
+    /// Whether a horizontal jump from walkable `(x, y)` meets a forced cell
+    /// before a wall, one cell at a time.
+    fn turns_slowly(walls: &StaticGrid, x: u32, y: u32) -> bool {
+        let rows = walls.rows();
+        let forced = |cx: i64, back: i64| {
+            [-1, 1].into_iter().any(|dy| {
+                rows.get_padded(cx, i64::from(y) + dy) && !rows.get_padded(back, i64::from(y) + dy)
+            })
+        };
+        [1i64, -1].into_iter().any(|dx| {
+            let mut cx = i64::from(x) + dx;
+            while (0..i64::from(walls.width())).contains(&cx) && rows.get(cx as u32, y) {
+                if forced(cx, cx - dx) {
+                    return true;
+                }
+                cx += dx;
+            }
+            false
+        })
+    }
+
+    #[test]
+    fn the_table_stops_where_a_cell_by_cell_walk_finds_a_forced_cell() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for case in 0..400 {
+            let w = 1 + rng.below(if case % 4 == 0 { 300 } else { 70 });
+            let h = 1 + rng.below(12);
+            let density = rng.below(60);
+            let open: Vec<bool> = (0..w * h).map(|_| rng.below(100) >= density).collect();
+            let walls = StaticGrid::from_fn(w, h, |c| open[(c.y * w + c.x) as usize]).expect("map");
+            let table = JumpTable::new(&walls);
+            for y in 0..h {
+                for x in 0..w {
+                    let want = walls.rows().get(x, y) && turns_slowly(&walls, x, y);
+                    assert_eq!(
+                        table.turns.get(y, x),
+                        want,
+                        "case {case}: {w}x{h} at ({x},{y})"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fills_stop_at_the_first_cell_not_walked_through() {
+        let through = 0b0111_1110_1111u64;
+        assert_eq!(fill_down(1 << 10, through), 0b0111_1110_0000);
+        assert_eq!(fill_down(1 << 3, through), 0b1111);
+        assert_eq!(fill_up(1 << 5, through), 0b0111_1110_0000);
+        assert_eq!(fill_down(1 << 63, u64::MAX), u64::MAX);
+        assert_eq!(fill_up(1, u64::MAX), u64::MAX);
     }
 }
