@@ -577,6 +577,10 @@ impl TemporalMap {
             // tick 0 has none; only `tick == FOREVER` gets here for it.)
             return self.interval_count(cell).checked_sub(1);
         }
+        if self.busy_start(cell) > tick {
+            // Before its first activity, in its first: one more flat read.
+            return Some(0);
+        }
         match self.timeline(cell) {
             Some(tl) => interval::find(&tl.safe, tick),
             None => Some(0),
@@ -604,7 +608,7 @@ impl TemporalMap {
     /// `[tick, tick + 1]`.
     #[inline]
     pub fn departs(&self, cell: usize, tick: Tick, dir: Dir) -> bool {
-        if self.busy_end(cell) <= tick {
+        if self.busy_end(cell) <= tick || self.busy_start(cell) > tick {
             return false;
         }
         self.timeline(cell).is_some_and(|tl| {
