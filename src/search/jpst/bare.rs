@@ -6,8 +6,9 @@
 //! stop. Every jump scans 64 cells at a time, horizontal ones in the walls'
 //! bit rows and vertical ones in a [`JumpTable`] of where they stop, built
 //! once per map; then it looks at the goal. What it knows of the cells it
-//! reached sits in a table sized to the search ([`ReachedCells`]); most of
-//! its time goes to its open list and to cache misses on the map's bits.
+//! reached sits in a table sized to the search ([`ReachedCells`]), so that
+//! its time goes to its jumps and its open list rather than to cache
+//! misses on per-cell arrays.
 
 use crate::grid::{Cell, Dir, DirSet, StaticGrid, Tick};
 
