@@ -608,7 +608,7 @@ impl TemporalMap {
     /// `[tick, tick + 1]`.
     #[inline]
     pub fn departs(&self, cell: usize, tick: Tick, dir: Dir) -> bool {
-        if self.busy_end(cell) <= tick || self.busy_start(cell) > tick {
+        if self.idle_during(cell, tick, tick) {
             return false;
         }
         self.timeline(cell).is_some_and(|tl| {

@@ -55,13 +55,16 @@ impl BareSearch {
         while let Some(entry) = self.open.pop() {
             let here = entry.node;
             let g = entry.g - query.start_tick;
-            let Some(&link) = self.reached.get(here).filter(|r| r.steps == g) else {
+            let Some(link) = self.reached.get_mut(here).filter(|r| r.steps == g) else {
                 continue;
             };
             let todo = link.dirs.minus(link.done);
             if todo.is_empty() {
                 continue;
             }
+            // The checks below either end the search or go in these
+            // directions: they count as gone in from here on.
+            link.done = link.done.union(todo);
             if p.beyond_horizon(entry.f).is_err() {
                 return None;
             }
@@ -72,7 +75,6 @@ impl BareSearch {
                 return None;
             }
             stats.expanded += 1;
-            self.reached.entry(here).done = link.done.union(todo);
             let cell = cell_of(here as usize, width);
             for dir in todo.iter() {
                 let Some((to, dirs)) = self.jump(walls, cell, dir, query.goal) else {

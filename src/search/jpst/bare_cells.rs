@@ -67,18 +67,13 @@ impl ReachedCells {
     /// The entry of dense cell `cell`, if reached.
     #[inline]
     pub(super) fn get(&self, cell: u32) -> Option<&Reached> {
-        let mask = self.slots.len() - 1;
-        let mut at = slot_of(cell, mask);
-        loop {
-            let slot = &self.slots[at];
-            if slot.cell == cell {
-                return Some(slot);
-            }
-            if slot.cell == EMPTY {
-                return None;
-            }
-            at = (at + 1) & mask;
-        }
+        self.probe(cell).ok().map(|at| &self.slots[at])
+    }
+
+    /// The entry of dense cell `cell` to change, if reached.
+    #[inline]
+    pub(super) fn get_mut(&mut self, cell: u32) -> Option<&mut Reached> {
+        self.probe(cell).ok().map(|at| &mut self.slots[at])
     }
 
     /// The entry of dense cell `cell`, added (with no directions, at
@@ -88,23 +83,32 @@ impl ReachedCells {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
-        let mask = self.slots.len() - 1;
-        let mut at = slot_of(cell, mask);
-        loop {
-            let held = self.slots[at].cell;
-            if held == cell {
-                return &mut self.slots[at];
-            }
-            if held == EMPTY {
+        match self.probe(cell) {
+            Ok(at) => &mut self.slots[at],
+            Err(at) => {
                 self.len += 1;
                 self.slots[at] = Reached {
                     cell,
                     steps: u32::MAX,
                     ..FREE
                 };
-                return &mut self.slots[at];
+                &mut self.slots[at]
             }
-            at = (at + 1) & mask;
+        }
+    }
+
+    /// The slot holding dense cell `cell`, or else the free slot where it
+    /// would go.
+    #[inline]
+    fn probe(&self, cell: u32) -> Result<usize, usize> {
+        let mask = self.slots.len() - 1;
+        let mut at = slot_of(cell, mask);
+        loop {
+            match self.slots[at].cell {
+                held if held == cell => return Ok(at),
+                EMPTY => return Err(at),
+                _ => at = (at + 1) & mask,
+            }
         }
     }
 
