@@ -3,16 +3,17 @@
 //! The rule is JPST's on a map where nothing moves: vertical moves before
 //! horizontal ones, a turn from horizontal to vertical only at a forced
 //! cell, and a vertical jump stops where a horizontal jump from it would
-//! stop. Every jump scans 64 cells at a time, horizontal ones in the walls'
-//! bit rows and vertical ones in a [`JumpTable`] of where they stop, built
-//! once per map; then it looks at the goal. What it knows of the cells it
+//! stop. Every jump scans 64 cells at a time in a [`JumpTable`] of where
+//! jumps stop, built once per map; then it looks at the goal. Cells are
+//! known by their coordinates packed in one number, never by dense index,
+//! so that no division turns one back into a cell. What it knows of the cells it
 //! reached sits in a table sized to the search ([`ReachedCells`]), so that
 //! its time goes to its jumps and its open list rather than to cache
 //! misses on per-cell arrays.
 
 use crate::grid::{Cell, Dir, DirSet, StaticGrid, Tick};
 
-use super::super::goal::{Prepared, cell_of};
+use super::super::goal::Prepared;
 use super::super::heuristic::UNREACHABLE;
 use super::super::nodes::OpenEntry;
 use super::super::open::OpenList;
@@ -29,6 +30,8 @@ pub(super) struct BareSearch {
     /// The cells this search reached, with their steps from the start.
     reached: ReachedCells,
     open: OpenList,
+    /// The width of the map searched, to find a cell's estimate.
+    width: usize,
 }
 
 impl BareSearch {
@@ -46,12 +49,13 @@ impl BareSearch {
         if !self.table.as_ref().is_some_and(|t| t.is_for(walls)) {
             self.table = Some(JumpTable::new(walls));
         }
+        self.width = walls.width() as usize;
         self.reached.clear();
         self.open.clear();
-        let start = p.start as u32;
+        let start = key_of(query.start);
+        let goal = key_of(query.goal);
         self.touch(start, 0, start, DirSet::ALL);
-        self.push(p, query.start_tick, start, 0)?;
-        let width = walls.width() as usize;
+        self.push(p, query.start_tick, query.start, 0)?;
         while let Some(entry) = self.open.pop() {
             let here = entry.node;
             let g = entry.g - query.start_tick;
@@ -68,32 +72,31 @@ impl BareSearch {
             if p.beyond_horizon(entry.f).is_err() {
                 return None;
             }
-            if here as usize == p.goal {
-                return Some(self.cells_to(here, width));
+            if here == goal {
+                return Some(self.cells_to(here));
             }
             if query.budget.is_some_and(|b| stats.expanded >= b) {
                 return None;
             }
             stats.expanded += 1;
-            let cell = cell_of(here as usize, width);
+            let cell = cell_at(here);
             for dir in todo.iter() {
                 let Some((to, dirs)) = self.jump(walls, cell, dir, query.goal) else {
                     continue;
                 };
                 let k = to.manhattan(cell);
-                let next = walls.index(to) as u32;
-                if self.touch(next, g + k, here, dirs) {
+                if self.touch(key_of(to), g + k, here, dirs) {
                     stats.generated += 1;
                     // A cell the goal cannot be reached from is not queued.
-                    let _ = self.push(p, query.start_tick, next, g + k);
+                    let _ = self.push(p, query.start_tick, to, g + k);
                 }
             }
         }
         None
     }
 
-    /// Records reaching dense cell `cell` after `g` steps from jump point
-    /// `parent`, to go on in `dirs`; true if that is new (an earlier
+    /// Records reaching the cell of key `cell` after `g` steps from jump
+    /// point `parent`, to go on in `dirs`; true if that is new (an earlier
     /// arrival, or directions not known at this one).
     fn touch(&mut self, cell: u32, g: u32, parent: u32, dirs: DirSet) -> bool {
         let known = self.reached.entry(cell);
@@ -111,10 +114,10 @@ impl BareSearch {
         }
     }
 
-    /// Queues dense cell `cell`, reached after `g` steps; `None` if the goal
-    /// cannot be reached from it.
-    fn push(&mut self, p: &Prepared, start_tick: Tick, cell: u32, g: u32) -> Option<()> {
-        let h = p.h.at_index(cell as usize);
+    /// Queues `cell`, reached after `g` steps; `None` if the goal cannot be
+    /// reached from it.
+    fn push(&mut self, p: &Prepared, start_tick: Tick, cell: Cell, g: u32) -> Option<()> {
+        let h = p.h.at(cell, self.width * cell.y as usize + cell.x as usize);
         if h == UNREACHABLE {
             return None;
         }
@@ -122,7 +125,7 @@ impl BareSearch {
         self.open.push(OpenEntry {
             f: u64::from(g) + u64::from(h),
             g,
-            node: cell,
+            node: key_of(cell),
         });
         Some(())
     }
@@ -181,12 +184,12 @@ impl BareSearch {
     }
 
     /// The path from the start to jump point `last`, one cell per step.
-    fn cells_to(&self, last: u32, width: usize) -> Vec<Cell> {
+    fn cells_to(&self, last: u32) -> Vec<Cell> {
         // Jump points lie in a line with their parents and are reached one
         // step per tick: their waypoints expand to the same cells.
         let reached = |at: u32| *self.reached.get(at).expect("reached by the search");
         let waypoint = |at: u32| Waypoint {
-            cell: cell_of(at as usize, width),
+            cell: cell_at(at),
             tick: reached(at).steps,
         };
         let mut points = vec![waypoint(last)];
@@ -198,6 +201,20 @@ impl BareSearch {
         points.reverse();
         materialise(&points)
     }
+}
+
+/// The key of `cell` in the search: its coordinates in one number (a map's
+/// sides are at most 2^16 cells), so that no division turns a key back into
+/// a cell, as a dense index would need.
+#[inline]
+fn key_of(cell: Cell) -> u32 {
+    cell.y << 16 | cell.x
+}
+
+/// The cell of key `key`.
+#[inline]
+fn cell_at(key: u32) -> Cell {
+    Cell::new(key & 0xffff, key >> 16)
 }
 
 /// The vertical directions in which walkable cell `at`, entered by a move

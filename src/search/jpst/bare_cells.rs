@@ -20,7 +20,8 @@ const EMPTY: u32 = u32::MAX;
 /// What the search knows of one reached cell.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Reached {
-    /// Dense index of the cell ([`EMPTY`] in a free slot).
+    /// The search's key of the cell ([`EMPTY`] in a free slot, which no
+    /// cell of a map the pass searches has).
     cell: u32,
     /// Steps from the start of its earliest known arrival.
     pub(super) steps: u32,
@@ -39,7 +40,7 @@ const FREE: Reached = Reached {
     done: DirSet::EMPTY,
 };
 
-/// The cells one search has reached, by dense index.
+/// The cells one search has reached, by key.
 #[derive(Debug, Default)]
 pub(super) struct ReachedCells {
     /// Open addressing with linear probing; the length is a power of two.
@@ -64,19 +65,19 @@ impl ReachedCells {
         self.len = 0;
     }
 
-    /// The entry of dense cell `cell`, if reached.
+    /// The entry of the cell of key `cell`, if reached.
     #[inline]
     pub(super) fn get(&self, cell: u32) -> Option<&Reached> {
         self.probe(cell).ok().map(|at| &self.slots[at])
     }
 
-    /// The entry of dense cell `cell` to change, if reached.
+    /// The entry of the cell of key `cell` to change, if reached.
     #[inline]
     pub(super) fn get_mut(&mut self, cell: u32) -> Option<&mut Reached> {
         self.probe(cell).ok().map(|at| &mut self.slots[at])
     }
 
-    /// The entry of dense cell `cell`, added (with no directions, at
+    /// The entry of the cell of key `cell`, added (with no directions, at
     /// `u32::MAX` steps) if it was not reached before.
     #[inline]
     pub(super) fn entry(&mut self, cell: u32) -> &mut Reached {
@@ -97,7 +98,7 @@ impl ReachedCells {
         }
     }
 
-    /// The slot holding dense cell `cell`, or else the free slot where it
+    /// The slot holding the cell of key `cell`, or else the free slot where it
     /// would go.
     #[inline]
     fn probe(&self, cell: u32) -> Result<usize, usize> {

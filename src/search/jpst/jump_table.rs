@@ -3,8 +3,9 @@
 //!
 //! - A horizontal jump stops at the first forced cell, where a side cell is
 //!   walkable but the cell diagonally behind is not, so the turn there could
-//!   not have been made a step earlier. Forced cells come from the walls'
-//!   bit rows, a window of 64 at a time.
+//!   not have been made a step earlier. The forced cells of each direction
+//!   are worked out once per map from the walls' bit rows and kept as bit
+//!   rows of their own, so a jump reads two words per 64 cells.
 //! - A vertical jump stops at the first cell whose horizontal jumps stop
 //!   somewhere: vertical moves come first in the canonical order, so a turn
 //!   from vertical to horizontal is always allowed, but it only needs a node
@@ -34,6 +35,10 @@ pub(super) struct JumpTable {
     /// Column-major, like [`StaticGrid::columns`]: bit `(y, x)` is set if a
     /// horizontal jump from walkable cell `(x, y)` stops at a forced cell.
     turns: BitRows,
+    /// Row-major: the walkable cells that a move east, or west, forces to
+    /// turn, read by horizontal jumps a window at a time.
+    east: BitRows,
+    west: BitRows,
 }
 
 impl JumpTable {
@@ -42,6 +47,7 @@ impl JumpTable {
         let (w, h) = (walls.width(), walls.height());
         let rows = walls.rows();
         let mut turns = BitRows::new(h, w);
+        let (mut east_forced, mut west_forced) = (BitRows::new(w, h), BitRows::new(w, h));
         let words = w.div_ceil(64) as usize;
         let (mut open, mut east, mut west) = (vec![0; words], vec![0; words], vec![0; words]);
         for y in 0..h {
@@ -55,6 +61,8 @@ impl JumpTable {
                 let last = (x + 63).min(w - 1);
                 let forced = rows.window_left(last, yi) & forced_left(rows, last, yi, w);
                 west[k] = open[k] & forced >> (63 - (last - x));
+                set_word(&mut east_forced, x, y, east[k]);
+                set_word(&mut west_forced, x, y, west[k]);
             }
             // The cells from which walking east, through walkable cells
             // only, reaches a forced cell (the cell itself counts); a jump
@@ -84,6 +92,8 @@ impl JumpTable {
         Self {
             revision: walls.revision(),
             turns,
+            east: east_forced,
+            west: west_forced,
         }
     }
 
@@ -97,35 +107,39 @@ impl JumpTable {
         let (rows, cols) = (walls.rows(), walls.columns());
         let (xi, yi) = (i64::from(x), i64::from(y));
         match dir {
-            Dir::East => first(|k| {
+            Dir::East => first::<false>(|k| {
                 let at = x + 1 + 64 * k;
-                (rows.window_right(at, yi), forced_right(rows, at, yi))
+                (rows.window_right(at, yi), self.east.window_right(at, yi))
             }),
             Dir::West if x == 0 => Ahead::Wall(0),
-            Dir::West => first(|k| {
+            Dir::West => first::<true>(|k| {
                 // Past the map's west edge: no cell walkable.
                 let Some(at) = (x - 1).checked_sub(64 * k) else {
                     return (0, 0);
                 };
-                let open = rows.window_left(at, yi).reverse_bits();
-                (
-                    open,
-                    forced_left(rows, at, yi, walls.width()).reverse_bits(),
-                )
+                (rows.window_left(at, yi), self.west.window_left(at, yi))
             }),
-            Dir::South => first(|k| {
+            Dir::South => first::<false>(|k| {
                 let at = y + 1 + 64 * k;
                 (cols.window_right(at, xi), self.turns.window_right(at, xi))
             }),
             Dir::North if y == 0 => Ahead::Wall(0),
-            Dir::North => first(|k| {
+            Dir::North => first::<true>(|k| {
                 let Some(at) = (y - 1).checked_sub(64 * k) else {
                     return (0, 0);
                 };
-                let open = cols.window_left(at, xi).reverse_bits();
-                (open, self.turns.window_left(at, xi).reverse_bits())
+                (cols.window_left(at, xi), self.turns.window_left(at, xi))
             }),
         }
+    }
+}
+
+/// Sets the bits of cells `x .. x + 63` of row `y` (those on the map) to
+/// `bits`, bit `j` for cell `x + j`; they were clear.
+fn set_word(field: &mut BitRows, x: u32, y: u32, mut bits: u64) {
+    while bits != 0 {
+        field.set(x + bits.trailing_zeros(), y, true);
+        bits &= bits - 1;
     }
 }
 
@@ -183,17 +197,24 @@ fn forced_left(rows: &BitRows, x: u32, y: i64, width: u32) -> u64 {
 
 /// The first stop or wall ahead, given windows of 64 cells: `window(k)`
 /// gives the walkable cells and the stop cells of steps `64k + 1 ..=
-/// 64k + 64`, bit `i` for step `64k + i + 1`.
-fn first(mut window: impl FnMut(u32) -> (u64, u64)) -> Ahead {
+/// 64k + 64`, bit `i` for step `64k + i + 1`, or bit `63 - i` if `LEFT`
+/// (the layout of [`BitRows::window_left`], read without reversing it).
+fn first<const LEFT: bool>(mut window: impl FnMut(u32) -> (u64, u64)) -> Ahead {
     let mut k = 0;
     loop {
         let (open, stops) = window(k);
         let stops = stops & open;
         let any = stops | !open;
         if any != 0 {
-            let i = any.trailing_zeros();
+            let (i, bit) = if LEFT {
+                let i = any.leading_zeros();
+                (i, 63 - i)
+            } else {
+                let i = any.trailing_zeros();
+                (i, i)
+            };
             let steps = 64 * k + i;
-            return if stops >> i & 1 != 0 {
+            return if stops >> bit & 1 != 0 {
                 Ahead::Stop(steps + 1)
             } else {
                 Ahead::Wall(steps)
@@ -230,7 +251,7 @@ mod tests {
     }
 
     #[test]
-    fn the_table_stops_where_a_cell_by_cell_walk_finds_a_forced_cell() {
+    fn the_tables_stop_where_a_cell_by_cell_walk_finds_a_forced_cell() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for case in 0..400 {
             let w = 1 + rng.below(if case % 4 == 0 { 300 } else { 70 });
@@ -246,6 +267,27 @@ mod tests {
                         table.turns.get(y, x),
                         want,
                         "case {case}: {w}x{h} at ({x},{y})"
+                    );
+                    // Forced for a move east (west): a side cell walkable
+                    // and the one west (east) of it not.
+                    let rows = walls.rows();
+                    let forced = |back: i64| {
+                        rows.get(x, y)
+                            && [-1, 1].into_iter().any(|dy| {
+                                let side = i64::from(y) + dy;
+                                rows.get_padded(i64::from(x), side)
+                                    && !rows.get_padded(i64::from(x) + back, side)
+                            })
+                    };
+                    assert_eq!(
+                        table.east.get(x, y),
+                        forced(-1),
+                        "case {case}: east ({x},{y})"
+                    );
+                    assert_eq!(
+                        table.west.get(x, y),
+                        forced(1),
+                        "case {case}: west ({x},{y})"
                     );
                 }
             }
