@@ -136,6 +136,31 @@ impl Layers {
         }
     }
 
+    /// Whether sets `a` and `b` hold the same cells (both built tight, as
+    /// [`finish`](Self::finish) leaves them).
+    pub fn same(&self, a: Layer, b: Layer) -> bool {
+        if a.top != b.top || a.rows != b.rows {
+            return false;
+        }
+        (0..a.rows as usize).all(|r| {
+            let (x, y) = (
+                self.spans[a.first as usize + r],
+                self.spans[b.first as usize + r],
+            );
+            x.lo == y.lo
+                && x.hi == y.hi
+                && (x.is_empty()
+                    || self.arena[x.at as usize..(x.at + x.hi - x.lo) as usize]
+                        == self.arena[y.at as usize..(y.at + y.hi - y.lo) as usize])
+        })
+    }
+
+    /// Pushes the newest set again, for the next tick.
+    pub fn repeat_last(&mut self) {
+        let last = self.last();
+        self.layers.push(last);
+    }
+
     /// Starts a new set whose first row is `top`.
     pub fn begin(&self, top: u32) -> Layer {
         Layer {

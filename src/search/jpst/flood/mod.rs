@@ -23,7 +23,10 @@
 //! and its later changes (blocked or free again) are queued by tick; where
 //! a cell is freed, the obstacles leaving it then are looked up. So the
 //! work grows with the band and the activity inside it, not with the map
-//! or the number of obstacles.
+//! or the number of obstacles. A reached set that a tick left unchanged
+//! stays so until the next queued event (nothing else changes what the
+//! spread sees), so the ticks until then repeat it without a spread: an
+//! agent that must wait for its goal waits for nothing.
 
 mod distance;
 mod frame;
@@ -177,18 +180,36 @@ impl Flood {
         if start == goal && start_tick >= goal_ready {
             return Flooded::Path(vec![start]);
         }
-        for t in start_tick..arrive_by {
+        let mut t = start_tick;
+        while t < arrive_by {
             self.apply_events(&b, t);
             let layer = self.spread(&b, t + 1, words);
             self.mend_swaps(layer);
             if layer.rows == 0 {
                 return Flooded::NotBy;
             }
-            if t + 1 >= goal_ready && self.has(layer, goal) {
-                return self.trace(&b, t + 1).map_or(Flooded::NotBy, Flooded::Path);
+            t += 1;
+            if t >= goal_ready && self.has(layer, goal) {
+                return self.trace(&b, t).map_or(Flooded::NotBy, Flooded::Path);
             }
             if *words > max_words {
                 return Flooded::TooBig;
+            }
+            // A set the spread left as it was stays so while no event
+            // comes: the ticks until the next one repeat it.
+            if t < arrive_by && self.queue[(t - start_tick) as usize].is_empty() {
+                let before = self.reached.get(self.reached.len() - 2);
+                if self.reached.same(before, layer) {
+                    let has_goal = self.has(layer, goal);
+                    while t < arrive_by && self.queue[(t - start_tick) as usize].is_empty() {
+                        self.reached.repeat_last();
+                        *words += 1;
+                        t += 1;
+                        if has_goal && t >= goal_ready {
+                            return self.trace(&b, t).map_or(Flooded::NotBy, Flooded::Path);
+                        }
+                    }
+                }
             }
         }
         Flooded::NotBy
@@ -618,6 +639,30 @@ mod tests {
             flood.run(&grid, start, 0, goal, 0, 100, u64::MAX, &mut words),
             Flooded::NotBy
         );
+    }
+
+    #[test]
+    fn quiet_ticks_repeat_the_reached_set_instead_of_spreading_it() {
+        // The goal counts only from tick 300: the flood fills the open map
+        // by tick 62 and then waits. Nothing happens until cells start to
+        // get too far from the goal at tick 238, and those ticks each cost
+        // a word, not a spread of every row.
+        let grid = NavGrid::new(StaticGrid::open(32, 32).unwrap());
+        let (start, goal) = (Cell::new(0, 0), Cell::new(31, 31));
+        let mut flood = Flood::default();
+        let mut words = 0;
+        let Flooded::Path(path) = flood.run(&grid, start, 0, goal, 300, 300, u64::MAX, &mut words)
+        else {
+            panic!("an open map has a path");
+        };
+        assert_eq!(path.len(), 301);
+        assert_eq!((path[0], path[300]), (start, goal));
+        for pair in path.windows(2) {
+            assert!(pair[0].manhattan(pair[1]) <= 1);
+        }
+        // Spread at every tick, the 63 diagonal rows would cost over
+        // 30,000 words.
+        assert!(words < 20_000, "{words} words");
     }
 
     #[test]
