@@ -70,7 +70,7 @@ fn search(
     let fold = obstacles.horizon().max(query.start_tick);
     let mut nodes: Vec<TimedNode> = Vec::new();
     let mut index: HashMap<(u32, Tick), u32> = HashMap::new();
-    let mut open = OpenList::new();
+    let mut open: OpenList = OpenList::new();
 
     let start = p.start as u32;
     nodes.push(TimedNode {

@@ -2,12 +2,14 @@
 //!
 //! With a consistent heuristic the f-values popped never decrease, and
 //! those waiting in the list span a narrow band above the smallest. Entries
-//! in the next [`WINDOW`] f-values sit in a ring of buckets, each a small
-//! heap; the rare ones further out wait in a binary
-//! heap and move into the ring when it reaches them. Within a bucket the
-//! largest g leaves first (then the smallest node), the same order as a
-//! single heap on (f, larger g first): jump point search depends on that
-//! tie-break to head for the goal along an f-layer.
+//! in the next [`WINDOW`] f-values sit in a ring of buckets; the rare ones
+//! further out wait in a binary heap and move into the ring when it reaches
+//! them. In the default bucket, a small heap, the largest g leaves first
+//! (then the smallest node), the same order as a single heap on (f, larger
+//! g first): jump point search depends on that tie-break to head for the
+//! goal along an f-layer. A [`Stack`] bucket hands back the entry pushed
+//! last instead, which is nearly the same where each entry's children come
+//! deeper than it, and needs no sifting.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -18,11 +20,60 @@ use crate::grid::Tick;
 /// Number of consecutive f-values held in buckets.
 const WINDOW: usize = 256;
 
+/// The entries of one f-value: arrival tick and node.
+pub(crate) trait Bucket: Default + Clone {
+    /// Adds an entry.
+    fn put(&mut self, g: Tick, node: u32);
+    /// Takes the entry to serve first, if any.
+    fn take(&mut self) -> Option<(Tick, u32)>;
+    /// Empties the bucket, keeping its memory.
+    fn empty(&mut self);
+}
+
+/// The default bucket: the largest g first, then the smallest node.
+pub(crate) type Heap = BinaryHeap<(Tick, Reverse<u32>)>;
+
+impl Bucket for Heap {
+    #[inline]
+    fn put(&mut self, g: Tick, node: u32) {
+        self.push((g, Reverse(node)));
+    }
+
+    #[inline]
+    fn take(&mut self) -> Option<(Tick, u32)> {
+        self.pop().map(|(g, Reverse(node))| (g, node))
+    }
+
+    fn empty(&mut self) {
+        self.clear();
+    }
+}
+
+/// A bucket that serves the entry pushed last.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Stack(Vec<(Tick, u32)>);
+
+impl Bucket for Stack {
+    #[inline]
+    fn put(&mut self, g: Tick, node: u32) {
+        self.0.push((g, node));
+    }
+
+    #[inline]
+    fn take(&mut self) -> Option<(Tick, u32)> {
+        self.0.pop()
+    }
+
+    fn empty(&mut self) {
+        self.0.clear();
+    }
+}
+
 /// The open list of one search, reused between searches.
 #[derive(Clone, Debug)]
-pub(crate) struct OpenList {
+pub(crate) struct OpenList<B: Bucket = Heap> {
     /// `buckets[(head + k) % WINDOW]` holds the entries with f = `base + k`.
-    buckets: Vec<BinaryHeap<(Tick, Reverse<u32>)>>,
+    buckets: Vec<B>,
     head: usize,
     base: u64,
     /// Entries in the buckets.
@@ -31,17 +82,17 @@ pub(crate) struct OpenList {
     beyond: BinaryHeap<OpenEntry>,
 }
 
-impl Default for OpenList {
+impl<B: Bucket> Default for OpenList<B> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl OpenList {
+impl<B: Bucket> OpenList<B> {
     /// An empty list.
     pub(crate) fn new() -> Self {
         Self {
-            buckets: vec![BinaryHeap::new(); WINDOW],
+            buckets: vec![B::default(); WINDOW],
             head: 0,
             base: 0,
             in_window: 0,
@@ -52,7 +103,7 @@ impl OpenList {
     /// Empties the list, keeping its memory.
     pub(crate) fn clear(&mut self) {
         if self.in_window > 0 {
-            self.buckets.iter_mut().for_each(BinaryHeap::clear);
+            self.buckets.iter_mut().for_each(B::empty);
         }
         self.in_window = 0;
         self.beyond.clear();
@@ -68,7 +119,7 @@ impl OpenList {
         let offset = entry.f.saturating_sub(self.base);
         if offset < WINDOW as u64 {
             let at = (self.head + offset as usize) % WINDOW;
-            self.buckets[at].push((entry.g, Reverse(entry.node)));
+            self.buckets[at].put(entry.g, entry.node);
             self.in_window += 1;
         } else {
             self.beyond.push(entry);
@@ -82,7 +133,7 @@ impl OpenList {
             self.refill()?;
         }
         loop {
-            if let Some((g, Reverse(node))) = self.buckets[self.head].pop() {
+            if let Some((g, node)) = self.buckets[self.head].take() {
                 self.in_window -= 1;
                 return Some(OpenEntry {
                     f: self.base,
@@ -104,7 +155,7 @@ impl OpenList {
         while self.beyond.peek().is_some_and(|e| e.f < end) {
             let e = self.beyond.pop().expect("peeked");
             let at = (self.head + (e.f - self.base) as usize) % WINDOW;
-            self.buckets[at].push((e.g, Reverse(e.node)));
+            self.buckets[at].put(e.g, e.node);
             self.in_window += 1;
         }
     }
@@ -125,7 +176,27 @@ mod tests {
 
     #[test]
     fn pops_in_f_order_across_the_window_and_beyond() {
-        let mut open = OpenList::new();
+        f_order::<Heap>();
+        f_order::<Stack>();
+    }
+
+    #[test]
+    fn buckets_serve_the_deepest_or_the_newest_first() {
+        let mut heap: OpenList = OpenList::new();
+        let mut stack: OpenList<Stack> = OpenList::new();
+        for (g, node) in [(3, 7), (9, 8), (3, 5), (1, 6)] {
+            heap.push(OpenEntry { f: 10, g, node });
+            stack.push(OpenEntry { f: 10, g, node });
+        }
+        let order = |open: &mut dyn FnMut() -> Option<OpenEntry>| {
+            std::iter::from_fn(open).map(|e| e.node).collect::<Vec<_>>()
+        };
+        assert_eq!(order(&mut || heap.pop()), [8, 5, 7, 6]);
+        assert_eq!(order(&mut || stack.pop()), [6, 5, 8, 7]);
+    }
+
+    fn f_order<B: Bucket>() {
+        let mut open = OpenList::<B>::new();
         let mut seed = 17u64;
         let mut fs = Vec::new();
         for node in 0..2000u32 {
