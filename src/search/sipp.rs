@@ -8,7 +8,7 @@ use super::error::PlanError;
 use super::goal::{Prepared, QueryRunner, cell_of};
 use super::heuristic::UNREACHABLE;
 use super::nodes::{NodeTable, OpenEntry};
-use super::open::OpenList;
+use super::open::{OpenList, Stack};
 use super::plan::{Plan, SearchStats};
 use super::query::{Heuristic, Query};
 use super::step::step_into;
@@ -29,7 +29,7 @@ pub struct Sipp {
 #[derive(Debug, Default)]
 struct SippSearch {
     nodes: NodeTable,
-    open: OpenList,
+    open: OpenList<Stack>,
 }
 
 impl Sipp {

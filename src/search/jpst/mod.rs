@@ -42,7 +42,7 @@ use super::error::PlanError;
 use super::goal::{Prepared, QueryRunner};
 use super::heuristic::UNREACHABLE;
 use super::nodes::{Node, NodeTable, OpenEntry};
-use super::open::OpenList;
+use super::open::{OpenList, Stack};
 use super::plan::{Plan, SearchStats};
 use super::query::{Heuristic, Query};
 use super::step::step_into;
@@ -104,7 +104,7 @@ struct JpstSearch {
     jump_limit: u32,
     speculative_wait: bool,
     nodes: NodeTable,
-    open: OpenList,
+    open: OpenList<Stack>,
     successors: Vec<JumpPoint>,
     waits: Vec<u32>,
 }
@@ -732,7 +732,7 @@ fn settle(c: &mut Node, scanner: &Scanner<'_>) {
 #[inline]
 fn relax(
     nodes: &mut NodeTable,
-    open: &mut OpenList,
+    open: &mut OpenList<Stack>,
     stats: &mut SearchStats,
     parent: u32,
     child: u32,
