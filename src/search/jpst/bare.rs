@@ -6,10 +6,10 @@
 //! stop. Every jump scans 64 cells at a time in a [`JumpTable`] of where
 //! jumps stop, built once per map; then it looks at the goal. Cells are
 //! known by their coordinates packed in one number, never by dense index,
-//! so that no division turns one back into a cell. What it knows of the cells it
-//! reached sits in a table sized to the search ([`ReachedCells`]), so that
-//! its time goes to its jumps and its open list rather than to cache
-//! misses on per-cell arrays.
+//! so that no division turns one back into a cell. What it knows of the
+//! cells it reached sits in a table sized to the search
+//! ([`ReachedCells`]), so that its time goes to its jumps and its open list
+//! rather than to cache misses on per-cell arrays.
 
 use crate::grid::{Cell, Dir, DirSet, StaticGrid, Tick};
 
