@@ -13,6 +13,10 @@
 //! than SIPP), 3% of lak303d's (2.6x), 39% of room-64-64-8's (0.85x) and
 //! 95% of maze-128-128-1's (0.94x). Since `20d2244` wider floods answer
 //! most of room-64-64-8's late queries too (1.03x), but not the maze's.
+//! Those ratios are against a SIPP whose open list sifted a heap per
+//! f-value; against the faster SIPP of `7e76f95` the sequential runs read
+//! den520d 3.30x, lak303d 4.03x, room-64-64-8 0.99x and maze-128-128-1
+//! 0.97x.
 //!
 //! So SIPP answers only while both hold: many cells have moving obstacles
 //! (until commit `fa9a643` this alone decided, and it handed the den520d
