@@ -33,8 +33,6 @@ pub(super) struct BareSearch {
     /// successors lie further on, so this is close to the deeper-first
     /// tie-break and costs no sifting.
     open: OpenList<Stack>,
-    /// The width of the map searched, to find a cell's estimate.
-    width: usize,
 }
 
 impl BareSearch {
@@ -52,13 +50,12 @@ impl BareSearch {
         if !self.table.as_ref().is_some_and(|t| t.is_for(walls)) {
             self.table = Some(JumpTable::new(walls));
         }
-        self.width = walls.width() as usize;
         self.reached.clear();
         self.open.clear();
         let start = key_of(query.start);
         let goal = key_of(query.goal);
         self.touch(start, 0, start, DirSet::ALL);
-        self.push(p, query.start_tick, query.start, 0)?;
+        self.push(walls, p, query.start_tick, query.start, 0)?;
         while let Some(entry) = self.open.pop() {
             let here = entry.node;
             let g = entry.g - query.start_tick;
@@ -91,7 +88,7 @@ impl BareSearch {
                 if self.touch(key_of(to), g + k, here, dirs) {
                     stats.generated += 1;
                     // A cell the goal cannot be reached from is not queued.
-                    let _ = self.push(p, query.start_tick, to, g + k);
+                    let _ = self.push(walls, p, query.start_tick, to, g + k);
                 }
             }
         }
@@ -119,8 +116,15 @@ impl BareSearch {
 
     /// Queues `cell`, reached after `g` steps; `None` if the goal cannot be
     /// reached from it.
-    fn push(&mut self, p: &Prepared, start_tick: Tick, cell: Cell, g: u32) -> Option<()> {
-        let h = p.h.at(cell, self.width * cell.y as usize + cell.x as usize);
+    fn push(
+        &mut self,
+        walls: &StaticGrid,
+        p: &Prepared,
+        start_tick: Tick,
+        cell: Cell,
+        g: u32,
+    ) -> Option<()> {
+        let h = p.h.at(cell, walls.index(cell));
         if h == UNREACHABLE {
             return None;
         }

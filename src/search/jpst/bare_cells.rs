@@ -118,12 +118,9 @@ impl ReachedCells {
     fn grow(&mut self) {
         let slots = (self.slots.len() * 2).max(MIN_SLOTS);
         let old = std::mem::replace(&mut self.slots, vec![FREE; slots]);
-        let mask = self.slots.len() - 1;
         for entry in old.into_iter().filter(|e| e.cell != EMPTY) {
-            let mut at = slot_of(entry.cell, mask);
-            while self.slots[at].cell != EMPTY {
-                at = (at + 1) & mask;
-            }
+            // Not held yet: the probe ends at the free slot it goes in.
+            let at = self.probe(entry.cell).unwrap_or_else(|free| free);
             self.slots[at] = entry;
         }
     }

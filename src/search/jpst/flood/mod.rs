@@ -197,17 +197,15 @@ impl Flood {
             }
             // A set the spread left as it was stays so while no event
             // comes: the ticks until the next one repeat it.
-            if t < arrive_by && self.queue[(t - start_tick) as usize].is_empty() {
-                let before = self.reached.get(self.reached.len() - 2);
-                if self.reached.same(before, layer) {
-                    let has_goal = self.has(layer, goal);
-                    while t < arrive_by && self.queue[(t - start_tick) as usize].is_empty() {
-                        self.reached.repeat_last();
-                        *words += 1;
-                        t += 1;
-                        if has_goal && t >= goal_ready {
-                            return self.trace(&b, t).map_or(Flooded::NotBy, Flooded::Path);
-                        }
+            let before = self.reached.get(self.reached.len() - 2);
+            if self.quiet(&b, t) && self.reached.same(before, layer) {
+                let has_goal = self.has(layer, goal);
+                while self.quiet(&b, t) {
+                    self.reached.repeat_last();
+                    *words += 1;
+                    t += 1;
+                    if has_goal && t >= goal_ready {
+                        return self.trace(&b, t).map_or(Flooded::NotBy, Flooded::Path);
                     }
                 }
             }
@@ -316,6 +314,13 @@ impl Flood {
     /// returns its state at `tick`.
     fn follow(&mut self, b: &Bounds, cell: usize, tick: Tick, last: Tick) -> State {
         self.queue_change(b, cell, last, state(b.grid.obstacles(), cell, tick))
+    }
+
+    /// Whether the flood can go past tick `t` and no event is queued for
+    /// `t` to `t + 1`.
+    #[inline]
+    fn quiet(&self, b: &Bounds, t: Tick) -> bool {
+        t < b.arrive_by && self.queue[(t - b.start) as usize].is_empty()
     }
 
     /// Queues the change of `seen` (the cell's state and next change) if it
