@@ -162,13 +162,13 @@ impl SlantedWalls {
         }
     }
 
-    /// Word `i` of the field of walkable cells in `frame` (a frame of the
-    /// walls last updated), zero off the map.
+    /// The field of walkable cells in `frame` (a frame of the walls last
+    /// updated), one word per [`Frame::word_of`] index, zero off the map.
     #[inline]
-    pub fn word(&self, frame: Frame, i: usize) -> u64 {
+    pub fn field(&self, frame: Frame) -> &[u64] {
         match frame.slant {
-            Slant::Falling => self.falling[i],
-            Slant::Rising => self.rising[i],
+            Slant::Falling => &self.falling,
+            Slant::Rising => &self.rising,
         }
     }
 }

@@ -19,6 +19,17 @@ impl RowSpan {
     }
 }
 
+/// A row being built: where its words start in the arena, the number of
+/// its first word kept, and how many words it keeps up to its last set
+/// bit.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RowBuild {
+    at: usize,
+    lo: u32,
+    kept: usize,
+    started: bool,
+}
+
 /// One set of the stack: rows `top..top + rows`, whose spans are
 /// `spans[first..first + rows]`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -170,34 +181,42 @@ impl Layers {
         }
     }
 
-    /// Where the next row of the set being built starts.
+    /// Starts the next row of the set being built.
     #[inline]
-    pub fn row_start(&self) -> usize {
-        self.arena.len()
+    pub fn start_row(&self) -> RowBuild {
+        RowBuild {
+            at: self.arena.len(),
+            lo: 0,
+            kept: 0,
+            started: false,
+        }
     }
 
-    /// Appends a word to the row being built.
+    /// Appends word `w` of the row being built (words come in order);
+    /// zero words before its first set bit are not kept.
     #[inline]
-    pub fn push_word(&mut self, word: u64) {
+    pub fn push_word(&mut self, row: &mut RowBuild, w: u32, word: u64) {
+        if !row.started {
+            if word == 0 {
+                return;
+            }
+            (row.started, row.lo) = (true, w);
+        }
         self.arena.push(word);
+        if word != 0 {
+            row.kept = self.arena.len() - row.at;
+        }
     }
 
-    /// Ends a row of the set being built (see [`begin`](Self::begin)): the
-    /// words pushed since [`row_start`](Self::row_start) gave `at`, which
-    /// are words `lo..` of the row.
-    pub fn end_row(&mut self, layer: &mut Layer, at: usize, lo: u32) {
-        // Keep the span tight: leading and trailing zero words go.
-        let row = &self.arena[at..];
-        let lead = row.iter().take_while(|&&v| v == 0).count();
-        let trail = row[lead..].iter().rev().take_while(|&&v| v == 0).count();
-        let kept = row.len() - lead - trail;
-        self.arena.copy_within(at + lead..at + lead + kept, at);
-        self.arena.truncate(at + kept);
-        let lo = lo + lead as u32;
+    /// Ends a row of the set being built (see [`begin`](Self::begin)),
+    /// kept tight: the zero words after its last set bit go too.
+    #[inline]
+    pub fn end_row(&mut self, layer: &mut Layer, row: RowBuild) {
+        self.arena.truncate(row.at + row.kept);
         self.spans.push(RowSpan {
-            lo,
-            hi: lo + kept as u32,
-            at: at as u32,
+            lo: row.lo,
+            hi: row.lo + row.kept as u32,
+            at: row.at as u32,
         });
         layer.rows += 1;
     }

@@ -387,9 +387,14 @@ impl Flood {
         // A row looked at counts as a word even where it holds none, so the
         // word limit also bounds the row records kept.
         *words += u64::from(bottom - top);
+        // Lent out while `see` needs the rest of the flood.
+        let slanted = std::mem::take(&mut self.walls);
+        let walls = slanted.field(frame);
+        // The rows above, at and below the one built, slid down a row at
+        // a time.
+        let mut up = self.reached.span(prev, i64::from(top) - 1);
+        let mut mid = self.reached.span(prev, i64::from(top));
         for row in top..bottom {
-            let up = self.reached.span(prev, i64::from(row) - 1);
-            let mid = self.reached.span(prev, i64::from(row));
             let down = self.reached.span(prev, i64::from(row) + 1);
             let (lo, hi) = [up, mid, down]
                 .into_iter()
@@ -404,12 +409,12 @@ impl Flood {
             } else {
                 (lo, hi)
             };
-            let at = self.reached.row_start();
+            let mut built = self.reached.start_row();
             if lo < hi {
                 *words += u64::from(hi - lo);
                 for w in lo..hi {
                     let i = row as usize * stride as usize + w as usize;
-                    let d = self.reached.spread_word(up, mid, down, w) & self.walls.word(frame, i);
+                    let d = self.reached.spread_word(up, mid, down, w) & walls[i];
                     let mut fresh = d & !self.seen[i];
                     if fresh != 0 {
                         self.seen[i] |= fresh;
@@ -421,11 +426,14 @@ impl Flood {
                             fresh &= fresh - 1;
                         }
                     }
-                    self.reached.push_word(d & self.alive[i] & !self.blocked[i]);
+                    let word = d & self.alive[i] & !self.blocked[i];
+                    self.reached.push_word(&mut built, w, word);
                 }
             }
-            self.reached.end_row(&mut layer, at, lo.min(hi));
+            self.reached.end_row(&mut layer, built);
+            (up, mid) = (mid, down);
         }
+        self.walls = slanted;
         self.reached.finish(layer)
     }
 
