@@ -89,9 +89,10 @@ pub(super) struct Flood {
     /// on sits at `t - start`. Each is the cell's dense index times 2^32,
     /// plus [`DROP`] or, for a toggle, a hint (see [`NO_HINT`]).
     queue: Vec<Vec<u64>>,
-    /// The cells obstacles leave during the current tick, with the
-    /// directions they leave in (a bit per [`Dir`]).
-    swaps: Vec<(u32, u8)>,
+    /// The cells freed at the end of the current tick, which obstacles may
+    /// have left toward the agent (their directions are looked up only for
+    /// those the spread reaches).
+    swaps: Vec<u32>,
 }
 
 /// One flood's fixed inputs.
@@ -184,7 +185,7 @@ impl Flood {
         while t < arrive_by {
             self.apply_events(&b, t);
             let layer = self.spread(&b, t + 1, words);
-            self.mend_swaps(layer);
+            self.mend_swaps(&b, t, layer);
             if layer.rows == 0 {
                 return Flooded::NotBy;
             }
@@ -305,7 +306,7 @@ impl Flood {
         match self.follow(b, cell, tick, last) {
             State::Blocked => self.blocked[at.0] |= at.1,
             // Blocked the tick before: an obstacle may have left it then.
-            State::Freed => self.take_departures(b, cell, tick - 1),
+            State::Freed => self.take_departures(cell),
             State::Free => {}
         }
     }
@@ -334,15 +335,13 @@ impl Flood {
         state
     }
 
-    /// Records the directions in which obstacles leave the cell during
-    /// `[now, now + 1]`, if any, as a swap to check. Only a cell blocked
-    /// at `now` and free at `now + 1` needs this: one an obstacle enters
-    /// at `now + 1` is blocked then anyway.
-    fn take_departures(&mut self, b: &Bounds, cell: usize, now: Tick) {
-        let dirs = b.grid.obstacles().departure_dirs(cell, now);
-        if dirs != 0 {
-            self.swaps.push((cell as u32, dirs));
-        }
+    /// Notes cell `cell`, blocked at the current tick and free at the
+    /// next, as one obstacles may leave toward the agent in between: only
+    /// such a cell needs a swap check (one an obstacle enters at the next
+    /// tick is blocked then anyway).
+    #[inline]
+    fn take_departures(&mut self, cell: usize) {
+        self.swaps.push(cell as u32);
     }
 
     /// The events queued for tick `t` to `t + 1`: blocked bits toggling at
@@ -360,7 +359,7 @@ impl Flood {
             }
             self.blocked[i] ^= bit;
             if self.blocked[i] & bit == 0 {
-                self.take_departures(b, cell, t);
+                self.take_departures(cell);
             }
             let last = self.last_useful(b, cell);
             let tm = b.grid.obstacles();
@@ -437,30 +436,25 @@ impl Flood {
         self.reached.finish(layer)
     }
 
-    /// Takes out of the newest layer every cell that only a move swapping
-    /// places with an obstacle reaches.
-    fn mend_swaps(&mut self, layer: Layer) {
+    /// Takes out of the newest layer (tick `t + 1`) every cell that only a
+    /// move swapping places with an obstacle reaches. A cell noted twice is
+    /// looked at twice, to the same effect.
+    fn mend_swaps(&mut self, b: &Bounds, t: Tick, layer: Layer) {
         if self.swaps.is_empty() {
             return;
         }
-        let mut swaps = std::mem::take(&mut self.swaps);
-        swaps.sort_unstable_by_key(|&(cell, _)| cell);
+        let swaps = std::mem::take(&mut self.swaps);
         let before = self.reached.get(self.reached.len() - 2);
-        let mut k = 0;
-        while k < swaps.len() {
-            let cell = swaps[k].0;
-            let mut dirs = 0;
-            while k < swaps.len() && swaps[k].0 == cell {
-                dirs |= swaps[k].1;
-                k += 1;
-            }
+        for &cell in &swaps {
             let here = cell_of(cell as usize, self.frame.width() as usize);
             if !self.has(layer, here) {
                 continue;
             }
             // An obstacle leaving toward `dir` forbids the move from the
             // neighbour there; waiting or any other neighbour will do.
-            let reachable = self.has(before, here)
+            let dirs = b.grid.obstacles().departure_dirs(cell as usize, t);
+            let reachable = dirs == 0
+                || self.has(before, here)
                 || Dir::ALL.iter().any(|&dir| {
                     dirs & (1 << dir as u8) == 0
                         && here.step(dir).is_some_and(|from| self.has(before, from))
@@ -470,8 +464,8 @@ impl Flood {
                 self.reached.remove(layer, row, col);
             }
         }
-        swaps.clear();
         self.swaps = swaps;
+        self.swaps.clear();
     }
 
     /// An earliest path to the goal, reached at `arrival`, traced back
