@@ -48,7 +48,8 @@ pub(super) const MAX_CELLS: usize = 1 << 22;
 const MAX_TICKS: u64 = 1 << 16;
 
 /// An event that drops a cell too far from the goal to matter (the rest
-/// toggle the blocked bit).
+/// toggle the blocked bit). A drop keeps the cell's place in the bit
+/// fields instead of its index: its word times 2^7 plus its bit times 2.
 const DROP: u64 = 1;
 
 /// Where a toggle event keeps the number of the cell's first safe interval
@@ -86,8 +87,8 @@ pub(super) struct Flood {
     distances: GoalDistances,
     /// Events by tick, relative to the start tick: a toggle of the blocked
     /// bit at tick `t + 1` or a cell too far to matter from tick `t + 1`
-    /// on sits at `t - start`. Each is the cell's dense index times 2^32,
-    /// plus [`DROP`] or, for a toggle, a hint (see [`NO_HINT`]).
+    /// on sits at `t - start`. A toggle is the cell's dense index times 2^32
+    /// plus a hint (see [`NO_HINT`]); a drop is a [`DROP`].
     queue: Vec<Vec<u64>>,
     /// The cells freed at the end of the current tick, which obstacles may
     /// have left toward the agent (their directions are looked up only for
@@ -278,7 +279,8 @@ impl Flood {
         self.alive[i] |= bit;
         let last = self.last_useful(b, cell);
         if last < b.arrive_by {
-            self.queue[(last - b.start) as usize].push((cell as u64) << 32 | DROP);
+            let drop = (i as u64) << 7 | u64::from(bit.trailing_zeros()) << 1 | DROP;
+            self.queue[(last - b.start) as usize].push(drop);
         }
         last
     }
@@ -351,12 +353,13 @@ impl Flood {
         let slot = (t - b.start) as usize;
         let mut events = std::mem::take(&mut self.queue[slot]);
         for &event in &events {
-            let cell = (event >> 32) as usize;
-            let (i, bit) = self.locate(cell);
             if event & DROP != 0 {
+                let (i, bit) = ((event >> 7) as usize, 1 << ((event >> 1) & 63));
                 self.alive[i] &= !bit;
                 continue;
             }
+            let cell = (event >> 32) as usize;
+            let (i, bit) = self.locate(cell);
             self.blocked[i] ^= bit;
             if self.blocked[i] & bit == 0 {
                 self.take_departures(cell);
