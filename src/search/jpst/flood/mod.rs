@@ -759,4 +759,58 @@ mod tests {
             }
         }
     }
+
+    /// Maps whose shorter side is over 64 cells, so that a row of the
+    /// flood's frame takes more than one word: the flood arrives when SIPP
+    /// does, along a valid path.
+    #[test]
+    fn floods_of_rows_wider_than_a_word_arrive_when_sipp_does() {
+        use crate::search::{GoalPolicy, Planner, Query, Sipp};
+        let mut rng = Rng(0x51_7cc1_b727_220a);
+        let mut flood = Flood::default();
+        let mut sipp = Sipp::default();
+        let mut found = 0;
+        for case in 0..60 {
+            let (w, h) = (65 + rng.below(70), 65 + rng.below(70));
+            let walls = StaticGrid::from_fn(w, h, |_| rng.below(100) >= 20).unwrap();
+            let mut grid = NavGrid::new(walls);
+            for _ in 0..30 {
+                let len = 10 + rng.below(80) as usize;
+                let cells = walk(&grid, &mut rng, len);
+                if cells.iter().all(|&c| grid.walls().is_passable(c)) {
+                    let _ = grid.add_obstacle(rng.below(20), &cells, ObstacleEnd::Vanish);
+                }
+            }
+            let start = Cell::new(rng.below(w), rng.below(h));
+            let goal = Cell::new(rng.below(w), rng.below(h));
+            if !grid.is_free(start, 0) || !grid.walls().is_passable(goal) {
+                continue;
+            }
+            let query = Query::new(start, goal).with_policy(GoalPolicy::Arrive);
+            let Ok(plan) = sipp.plan(&grid, &query) else {
+                continue;
+            };
+            let arrival = plan.arrival();
+            let by = arrival + rng.below(8);
+            let mut words = 0;
+            let got = flood.run(&grid, start, 0, goal, 0, by, u64::MAX, &mut words);
+            let Flooded::Path(path) = got else {
+                panic!("case {case}: {w}x{h} {start:?} -> {goal:?} by {by}: {got:?}");
+            };
+            assert_eq!(path.len() as Tick, arrival + 1, "case {case}");
+            for (k, pair) in path.windows(2).enumerate() {
+                assert!(
+                    grid.can_step(pair[0], pair[1], k as Tick),
+                    "case {case}: step {k}"
+                );
+            }
+            // One tick short of the arrival there is none.
+            if arrival > start.manhattan(goal) {
+                let got = flood.run(&grid, start, 0, goal, 0, arrival - 1, u64::MAX, &mut words);
+                assert_eq!(got, Flooded::NotBy, "case {case}");
+            }
+            found += 1;
+        }
+        assert!(found > 20, "only {found} paths checked");
+    }
 }
