@@ -70,9 +70,12 @@ fn reroute(
     work: &mut u64,
 ) -> Option<Vec<Cell>> {
     let t0 = query.start_tick;
+    // The steps before `from` are known to be free: a detour keeps the
+    // cells before its stretch, and the ticks at which they are walked.
+    let mut from = 0;
     for _ in 0..MAX_FIXES {
-        *work += path.len() as u64;
-        let Some(k) = first_conflict(grid, t0, &path) else {
+        *work += (path.len() - from) as u64;
+        let Some(k) = first_conflict(grid, t0, &path, from) else {
             return Some(path);
         };
         let detour = SPANS.iter().find_map(|&w| {
@@ -81,9 +84,12 @@ fn reroute(
         });
         let (i, j, cells) = detour?;
         path.splice(i..=j, cells);
+        from = i;
     }
-    *work += path.len() as u64;
-    first_conflict(grid, t0, &path).is_none().then_some(path)
+    *work += (path.len() - from) as u64;
+    first_conflict(grid, t0, &path, from)
+        .is_none()
+        .then_some(path)
 }
 
 /// The plan that walks `cells` (one per tick from `start_tick`, no
@@ -134,13 +140,16 @@ fn straight_stretch(path: &[Cell], k: usize, w: usize) -> (usize, usize) {
     (i, j)
 }
 
-/// The first step `k` (from `path[k]` to `path[k + 1]`) that meets an
-/// obstacle.
-fn first_conflict(grid: &NavGrid, t0: Tick, path: &[Cell]) -> Option<usize> {
-    path.windows(2).enumerate().find_map(|(k, step)| {
-        let tick = t0 + k as Tick;
-        (!grid.is_free(step[1], tick + 1) || grid.is_swap(step[0], step[1], tick)).then_some(k)
-    })
+/// The first step `k` from step `from` on (from `path[k]` to `path[k +
+/// 1]`) that meets an obstacle.
+fn first_conflict(grid: &NavGrid, t0: Tick, path: &[Cell], from: usize) -> Option<usize> {
+    path.windows(2)
+        .enumerate()
+        .skip(from)
+        .find_map(|(k, step)| {
+            let tick = t0 + k as Tick;
+            (!grid.is_free(step[1], tick + 1) || grid.is_swap(step[0], step[1], tick)).then_some(k)
+        })
 }
 
 /// A staircase from `a` (left at tick `t`) to `b`, every step toward `b`,
