@@ -21,7 +21,8 @@
 //! **Sequential** (`--mode sequential`), the prioritised-planning experiment
 //! of the JPST literature: agents `0..--agents` of the scenario are planned in
 //! order, each from its start at tick 0 (policy `Stay` with `--park`, else
-//! `Arrive`), by JPST and SIPP (and time-expanded A* with `--astar`) against
+//! `Arrive`), by JPST and SIPP (and time-expanded A* with `--astar`, the
+//! plugin's default `AutoPlanner` with `--auto`) against
 //! the paths of all earlier agents; SIPP's path then becomes a moving obstacle
 //! for the agents after it. Costs must agree and every path must validate.
 //! The report groups the queries by how many agents were already planned and
@@ -83,6 +84,8 @@ struct Args {
     no_flood: bool,
     /// Sequential: also run time-expanded A*.
     astar: bool,
+    /// Sequential: also run the plugin's default planner, `AutoPlanner`.
+    auto: bool,
     /// Sequential: prefix of the `.md`, `.csv` and `.svg` outputs.
     out: Option<PathBuf>,
 }
@@ -91,12 +94,12 @@ const USAGE: &str = "usage: bench [--mode batch] --map <file.map> --scen <file.s
 [--obstacles N] [--queries M] [--park] [--heuristic manhattan|perfect] \
 [--astar-budget EXPANSIONS] [--jump-limit CELLS] [--speculative-wait] [--no-static-first] [--no-flood]
        bench --mode sequential --map <file.map> --scen <file.scen> [--agents N] [--park] \
-[--heuristic manhattan|perfect] [--astar] [--astar-budget EXPANSIONS] [--jump-limit CELLS] \
-[--speculative-wait] [--no-static-first] [--no-flood] [--out PREFIX]";
+[--heuristic manhattan|perfect] [--astar] [--astar-budget EXPANSIONS] [--auto] \
+[--jump-limit CELLS] [--speculative-wait] [--no-static-first] [--no-flood] [--out PREFIX]";
 
 /// Flags that only one mode understands.
 const BATCH_ONLY: [&str; 2] = ["--obstacles", "--queries"];
-const SEQUENTIAL_ONLY: [&str; 3] = ["--agents", "--astar", "--out"];
+const SEQUENTIAL_ONLY: [&str; 4] = ["--agents", "--astar", "--auto", "--out"];
 
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
@@ -114,6 +117,7 @@ fn parse_args() -> Result<Args, String> {
         no_static_first: false,
         no_flood: false,
         astar: false,
+        auto: false,
         out: None,
     };
     let mut seen = Vec::new();
@@ -141,6 +145,7 @@ fn parse_args() -> Result<Args, String> {
             "--no-static-first" => args.no_static_first = true,
             "--no-flood" => args.no_flood = true,
             "--astar" => args.astar = true,
+            "--auto" => args.auto = true,
             "--heuristic" => {
                 args.heuristic = match value()?.as_str() {
                     "manhattan" => Heuristic::Manhattan,

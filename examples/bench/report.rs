@@ -128,6 +128,7 @@ pub fn markdown(study: &Study) -> String {
     summary(&mut out, &groups);
     out.push('\n');
     details(&mut out, study, &groups);
+    beside_sipp(&mut out, study, &groups);
     let verdict = match study.mismatches {
         0 => "all costs equal, all paths valid".to_string(),
         n => format!("{n} COST MISMATCHES"),
@@ -157,6 +158,29 @@ fn summary(out: &mut String, groups: &[(String, Vec<&QueryRecord>)]) {
             median(&mut ratios),
             jpst.median_ns / 1e3,
             sipp.median_ns / 1e3,
+        );
+    }
+}
+
+/// For each planner run beside JPST and SIPP but time-expanded A* (whose
+/// budget skips queries), its own speed-up over SIPP, group by group.
+fn beside_sipp(out: &mut String, study: &Study, groups: &[(String, Vec<&QueryRecord>)]) {
+    for (k, name) in study.planners.iter().enumerate().skip(SIPP + 1) {
+        if *name == "astar" {
+            continue;
+        }
+        let ratios: Vec<String> = groups
+            .iter()
+            .map(|(label, records)| {
+                let (own, sipp) = (totals(records, k), totals(records, SIPP));
+                let ratio = sipp.total_ns.max(1) as f64 / own.total_ns.max(1) as f64;
+                format!("{label} {ratio:.2}x")
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "\nSIPP time / {name} time (totals): {}",
+            ratios.join(", ")
         );
     }
 }

@@ -7,7 +7,8 @@ use std::time::Instant;
 use bevy_jpst::grid::{NavGrid, ObstacleEnd};
 use bevy_jpst::io::{read_map, read_scen};
 use bevy_jpst::search::{
-    GoalPolicy, Plan, PlanError, Planner, Query, Sipp, TimeExpandedAStar, validate_path,
+    AutoPlanner, GoalPolicy, Plan, PlanError, Planner, Query, Sipp, TimeExpandedAStar,
+    validate_path,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -124,14 +125,18 @@ pub fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// JPST, SIPP and (with `--astar`) time-expanded A*, at these positions
-/// (they take turns going first, see [`turns`]).
+/// JPST, SIPP, then (with `--astar`) time-expanded A* and (with `--auto`)
+/// the plugin's default planner, at these positions (they take turns going
+/// first, see [`turns`]).
 fn planners(args: &Args) -> Vec<Box<dyn Planner>> {
     let jpst = args.jpst();
     let mut planners: Vec<Box<dyn Planner>> =
         vec![Box::new(jpst), Box::new(Sipp::new(args.heuristic))];
     if args.astar {
         planners.push(Box::new(TimeExpandedAStar::new(args.heuristic)));
+    }
+    if args.auto {
+        planners.push(Box::new(AutoPlanner::new(args.heuristic)));
     }
     planners
 }
