@@ -162,8 +162,8 @@ fn summary(out: &mut String, groups: &[(String, Vec<&QueryRecord>)]) {
     }
 }
 
-/// For each planner run beside JPST and SIPP but time-expanded A* (whose
-/// budget skips queries), its own speed-up over SIPP, group by group.
+/// For each planner run beside JPST and SIPP, except time-expanded A*
+/// (whose budget skips queries), its own speed-up over SIPP, group by group.
 fn beside_sipp(out: &mut String, study: &Study, groups: &[(String, Vec<&QueryRecord>)]) {
     for (k, name) in study.planners.iter().enumerate().skip(SIPP + 1) {
         if *name == "astar" {

@@ -49,7 +49,8 @@ const MAX_TICKS: u64 = 1 << 16;
 
 /// An event that drops a cell too far from the goal to matter (the rest
 /// toggle the blocked bit). A drop keeps the cell's place in the bit
-/// fields instead of its index: its word times 2^7 plus its bit times 2.
+/// fields instead of its index: the number of its word times 2^7, plus the
+/// number of its bit times 2, plus [`DROP`].
 const DROP: u64 = 1;
 
 /// Where a toggle event keeps the number of the cell's first safe interval
