@@ -62,6 +62,12 @@ struct Totals {
     heuristic_us: u64,
 }
 
+/// SIPP's summed time over a planner's (`own`): above 1 the planner is
+/// faster.
+fn speedup(sipp: &Totals, own: &Totals) -> f64 {
+    sipp.total_ns.max(1) as f64 / own.total_ns.max(1) as f64
+}
+
 fn totals(records: &[&QueryRecord], planner: usize) -> Totals {
     let mut t = Totals::default();
     let mut nanos = Vec::with_capacity(records.len());
@@ -154,7 +160,7 @@ fn summary(out: &mut String, groups: &[(String, Vec<&QueryRecord>)]) {
             records.iter().filter(|r| r.cost.is_none()).count(),
             jpst.total_ns as f64 / 1e6,
             sipp.total_ns as f64 / 1e6,
-            sipp.total_ns.max(1) as f64 / jpst.total_ns.max(1) as f64,
+            speedup(&sipp, &jpst),
             median(&mut ratios),
             jpst.median_ns / 1e3,
             sipp.median_ns / 1e3,
@@ -172,8 +178,7 @@ fn beside_sipp(out: &mut String, study: &Study, groups: &[(String, Vec<&QueryRec
         let ratios: Vec<String> = groups
             .iter()
             .map(|(label, records)| {
-                let (own, sipp) = (totals(records, k), totals(records, SIPP));
-                let ratio = sipp.total_ns.max(1) as f64 / own.total_ns.max(1) as f64;
+                let ratio = speedup(&totals(records, SIPP), &totals(records, k));
                 format!("{label} {ratio:.2}x")
             })
             .collect();

@@ -21,13 +21,12 @@ impl RowSpan {
 
 /// A row being built: where its words start in the arena, the number of
 /// its first word kept, and how many words it keeps up to its last set
-/// bit.
+/// bit. It has started once a word is in the arena past `at`.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RowBuild {
     at: usize,
     lo: u32,
     kept: usize,
-    started: bool,
 }
 
 /// One set of the stack: rows `top..top + rows`, whose spans are
@@ -188,7 +187,6 @@ impl Layers {
             at: self.arena.len(),
             lo: 0,
             kept: 0,
-            started: false,
         }
     }
 
@@ -196,11 +194,11 @@ impl Layers {
     /// zero words before its first set bit are not kept.
     #[inline]
     pub fn push_word(&mut self, row: &mut RowBuild, w: u32, word: u64) {
-        if !row.started {
+        if self.arena.len() == row.at {
             if word == 0 {
                 return;
             }
-            (row.started, row.lo) = (true, w);
+            row.lo = w;
         }
         self.arena.push(word);
         if word != 0 {

@@ -21,7 +21,8 @@
 //! band lies on open ground. A cell enters the flood's view when it is
 //! first reached: its state at that tick is read from its safe intervals,
 //! and its later changes (blocked or free again) are queued by tick; where
-//! a cell is freed, the obstacles leaving it then are looked up. So the
+//! a cell is freed and the spread reaches it, the obstacles leaving it
+//! then are looked up. So the
 //! work grows with the band and the activity inside it, not with the map
 //! or the number of obstacles. A reached set that a tick left unchanged
 //! stays so until the next queued event (nothing else changes what the
@@ -309,7 +310,7 @@ impl Flood {
         match self.follow(b, cell, tick, last) {
             State::Blocked => self.blocked[at.0] |= at.1,
             // Blocked the tick before: an obstacle may have left it then.
-            State::Freed => self.take_departures(cell),
+            State::Freed => self.note_freed(cell),
             State::Free => {}
         }
     }
@@ -343,7 +344,7 @@ impl Flood {
     /// such a cell needs a swap check (one an obstacle enters at the next
     /// tick is blocked then anyway).
     #[inline]
-    fn take_departures(&mut self, cell: usize) {
+    fn note_freed(&mut self, cell: usize) {
         self.swaps.push(cell as u32);
     }
 
@@ -363,7 +364,7 @@ impl Flood {
             let (i, bit) = self.locate(cell);
             self.blocked[i] ^= bit;
             if self.blocked[i] & bit == 0 {
-                self.take_departures(cell);
+                self.note_freed(cell);
             }
             let last = self.last_useful(b, cell);
             let tm = b.grid.obstacles();
