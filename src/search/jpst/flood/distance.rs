@@ -191,18 +191,29 @@ impl GoalDistances {
         let left = std::mem::take(&mut self.left);
         let mut kept = std::mem::take(&mut self.spare);
         kept.clear();
+        // Taken out of `self` for the loop, so that writing a distance
+        // does not make the lists' lengths be read again.
+        let mut found = std::mem::take(&mut self.found);
+        let mut to = Reach {
+            steps: &mut self.steps,
+            found: &mut found,
+            kept: &mut kept,
+            start,
+            span,
+        };
         let limit = max_words.saturating_sub(*words);
-        let before = self.found.len();
+        let before = to.found.len();
         let (mut next, mut level_start) = (0, before);
         let mut level = left.first().map_or(0, |&(_, d)| d);
+        let mut whole = true;
         loop {
             // The cells left out at this distance, within reach now or
             // left out again.
             while let Some(&(cell, d)) = left.get(next).filter(|&&(_, d)| d == level) {
                 next += 1;
-                self.take(walls.index(cell), cell, d, start, span, &mut kept);
+                to.take(walls.index(cell), cell, d);
             }
-            let level_end = self.found.len();
+            let level_end = to.found.len();
             if level_start == level_end {
                 match left.get(next) {
                     Some(&(_, d)) => level = d,
@@ -213,61 +224,69 @@ impl GoalDistances {
             // Their neighbours, a step further from the goal.
             let d = level + 1;
             for k in level_start..level_end {
-                let here = self.found[k];
+                let here = to.found[k];
                 let (x, y) = (here.x, here.y);
                 let i = walls.index(here);
                 if y > 0 {
-                    self.take(i - width, Cell::new(x, y - 1), d, start, span, &mut kept);
+                    to.take(i - width, Cell::new(x, y - 1), d);
                 }
                 if y + 1 < h {
-                    self.take(i + width, Cell::new(x, y + 1), d, start, span, &mut kept);
+                    to.take(i + width, Cell::new(x, y + 1), d);
                 }
                 if x > 0 {
-                    self.take(i - 1, Cell::new(x - 1, y), d, start, span, &mut kept);
+                    to.take(i - 1, Cell::new(x - 1, y), d);
                 }
                 if x + 1 < w {
-                    self.take(i + 1, Cell::new(x + 1, y), d, start, span, &mut kept);
+                    to.take(i + 1, Cell::new(x + 1, y), d);
                 }
             }
-            if (self.found.len() - before) as u64 > limit {
-                *words += (self.found.len() - before) as u64;
-                // Every cell marked stays listed, for the next reset.
-                self.left = left;
-                self.left.append(&mut kept);
-                self.spare = kept;
-                self.trip = None;
-                return false;
+            if (to.found.len() - before) as u64 > limit {
+                whole = false;
+                break;
             }
             (level_start, level) = (level_end, d);
         }
-        *words += (self.found.len() - before) as u64;
-        self.spare = left;
-        self.left = kept;
-        true
+        *words += (found.len() - before) as u64;
+        self.found = found;
+        if whole {
+            self.spare = left;
+            self.left = kept;
+        } else {
+            // Every cell marked stays listed, for the next reset.
+            self.left = left;
+            self.left.append(&mut kept);
+            self.spare = kept;
+            self.trip = None;
+        }
+        whole
     }
+}
 
+/// Where a search puts the cells it reaches: their distances, and the
+/// lists of those found and of those left out.
+struct Reach<'a> {
+    steps: &'a mut [u32],
+    found: &'a mut Vec<Cell>,
+    kept: &'a mut Vec<(Cell, u32)>,
+    start: Cell,
+    span: Tick,
+}
+
+impl Reach<'_> {
     /// Gives cell `cell` (dense index `i`) distance `d` if it is walkable,
-    /// has none yet and is within `span` of the goal and the start; keeps it
-    /// in `kept` if it is too far for that span.
+    /// has none yet and is within the span of the goal and the start; keeps
+    /// it among those left out if it is too far for that span.
     #[inline]
-    fn take(
-        &mut self,
-        i: usize,
-        cell: Cell,
-        d: u32,
-        start: Cell,
-        span: Tick,
-        kept: &mut Vec<(Cell, u32)>,
-    ) {
+    fn take(&mut self, i: usize, cell: Cell, d: u32) {
         if self.steps[i] != FAR {
             return;
         }
-        if d + cell.manhattan(start) <= span {
+        if d + cell.manhattan(self.start) <= self.span {
             self.steps[i] = d;
             self.found.push(cell);
         } else {
             self.steps[i] = LEFT;
-            kept.push((cell, d));
+            self.kept.push((cell, d));
         }
     }
 }
