@@ -205,11 +205,13 @@ impl NavGrid {
     ) -> Result<(), GridError> {
         let footprint = self.footprint(t0, cells, end)?;
         let map = self.obstacles_mut();
-        for (cell, span) in footprint.stays {
-            map.unblock(cell, span);
-        }
+        // Departures first: a block taken out from under a departure would
+        // mark the map as having departures at free ticks.
         for (cell, tick, dir) in footprint.moves {
             map.remove_departure(cell, tick, dir);
+        }
+        for (cell, span) in footprint.stays {
+            map.unblock(cell, span);
         }
         Ok(())
     }

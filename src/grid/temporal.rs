@@ -138,6 +138,13 @@ pub struct TemporalMap {
     /// Most layers this map keeps ([`max_layers`]).
     max_layers: usize,
     horizon: Tick,
+    /// Whether some departure record may lie at a tick at which its cell
+    /// is free: an edge constraint without a block
+    /// ([`NavGrid::forbid_swap`](super::NavGrid::forbid_swap)), or a block
+    /// taken out from under a departure. Until then a cell free at a tick
+    /// is left by nobody then. Recomputed by
+    /// [`forget_before`](Self::forget_before).
+    loose_departures: bool,
 }
 
 impl TemporalMap {
@@ -167,6 +174,7 @@ impl TemporalMap {
             layer_base: base,
             max_layers: max_layers(width, height),
             horizon: 0,
+            loose_departures: false,
         }
     }
 
@@ -249,6 +257,12 @@ impl TemporalMap {
             let tl = Arc::make_mut(&mut self.timelines[slot]);
             tl.blocked.remove(at);
             tl.refresh_safe();
+            let from = tl.departures.partition_point(|d| d.tick() < span.start);
+            let freed = tl.departures[from..]
+                .iter()
+                .take_while(|d| d.tick() <= span.end)
+                .any(|d| interval::find(&tl.safe, d.tick()).is_some());
+            self.loose_departures |= freed;
             let count = tl.safe.len() as u32;
             let wall_from = endless_start(&tl.blocked);
             self.interval_count[cell] = count;
@@ -288,6 +302,8 @@ impl TemporalMap {
         let rec = Departure::new(tick, dir);
         let at = tl.departures.partition_point(|d| *d <= rec);
         tl.departures.insert(at, rec);
+        let loose = interval::find(&tl.safe, tick).is_some();
+        self.loose_departures |= loose;
         self.busy_start[cell] = self.busy_start[cell].min(tick);
         self.horizon = self.horizon.max(tick.saturating_add(1));
         self.mark_busy(cell, tick.saturating_add(1), tick.saturating_add(1));
@@ -323,6 +339,7 @@ impl TemporalMap {
         self.change_end.fill(0);
         self.wall_from.fill(FOREVER);
         self.horizon = 0;
+        self.loose_departures = false;
         for cell in 0..cells {
             let slot = self.slot[cell];
             if slot == NO_TIMELINE {
@@ -370,6 +387,10 @@ impl TemporalMap {
             self.busy_start[cell] = first_block.min(first_departure);
             self.change_end[cell] = change;
             self.wall_from[cell] = endless_start(&tl.blocked);
+            self.loose_departures |= tl
+                .departures
+                .iter()
+                .any(|d| interval::find(&tl.safe, d.tick()).is_some());
             self.slot[cell] = self.timelines.len() as u32;
             self.timelines.push(tl);
         }
@@ -604,6 +625,15 @@ impl TemporalMap {
         self.interval_at(cell, tick).is_some()
     }
 
+    /// Whether every departure record lies at a tick at which its cell is
+    /// blocked, so that no obstacle leaves a cell at a tick at which it is
+    /// free: a move into a safe interval after its first tick swaps with
+    /// nobody.
+    #[inline]
+    pub(crate) fn departures_blocked(&self) -> bool {
+        !self.loose_departures
+    }
+
     /// True if an obstacle leaves the cell in direction `dir` during
     /// `[tick, tick + 1]`.
     #[inline]
@@ -807,6 +837,35 @@ mod tests {
         assert_eq!(map.safe_intervals(1), &[Interval::ALWAYS]);
     }
 
+    /// Moving obstacles leave their cells only at ticks at which those are
+    /// blocked, which spares the planners most swap checks. An edge
+    /// constraint without a block, or a block taken out from under a
+    /// departure, is noticed, and forgetting the past looks again.
+    #[test]
+    fn departures_at_free_ticks_are_noticed() {
+        let mut map = TemporalMap::new(3, 1);
+        map.block(1, Interval::new(2, 4));
+        map.add_departure(1, 4, Dir::East);
+        assert!(map.departures_blocked());
+        // The obstacle taken out, departures first.
+        map.remove_departure(1, 4, Dir::East);
+        map.unblock(1, Interval::new(2, 4));
+        assert!(map.departures_blocked());
+        // A block taken out from under its departure.
+        map.block(1, Interval::new(2, 4));
+        map.add_departure(1, 4, Dir::East);
+        map.unblock(1, Interval::new(2, 4));
+        assert!(!map.departures_blocked());
+        // The departure at a free tick is still there, then forgotten.
+        map.forget_before(3);
+        assert!(!map.departures_blocked());
+        map.forget_before(5);
+        assert!(map.departures_blocked());
+        // An edge constraint alone.
+        map.add_departure(0, 7, Dir::East);
+        assert!(!map.departures_blocked());
+    }
+
     #[test]
     fn safe_until_ends_the_interval_an_agent_stands_in() {
         let mut map = TemporalMap::new(3, 1);
@@ -885,6 +944,7 @@ mod tests {
             }
             assert_eq!(kept.touched_cells(), fresh.touched_cells(), "now {now}");
             assert_eq!(kept.horizon(), fresh.horizon(), "now {now}");
+            assert_eq!(kept.departures_blocked(), fresh.departures_blocked());
             for cell in 0..(w * h) as usize {
                 assert_eq!(
                     kept.safe_intervals(cell),

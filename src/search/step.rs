@@ -47,6 +47,10 @@ pub(crate) fn step_into(
         return;
     }
     let intervals = obstacles.safe_intervals(n);
+    // An obstacle leaving the cell stood on it the tick before, so only an
+    // arrival at the first tick of a safe interval can swap with one
+    // (unless some edge constraint stands without a block).
+    let loose = !obstacles.departures_blocked();
     let first = if first == 0 {
         intervals.partition_point(|iv| iv.end < earliest)
     } else {
@@ -60,7 +64,7 @@ pub(crate) fn step_into(
         let mut t = iv.start.max(earliest);
         // Leave at the first tick the move does not swap with an obstacle
         // coming the other way.
-        while t <= last && obstacles.departs(n, t - 1, dir.reverse()) {
+        while t <= last && (loose || t == iv.start) && obstacles.departs(n, t - 1, dir.reverse()) {
             t += 1;
         }
         if t <= last && (immediate || t > earliest) {
@@ -97,5 +101,31 @@ mod tests {
         assert_eq!(arrivals(12, FOREVER - 1, 3), []);
         // The agent must leave by tick 6: the third interval is out of reach.
         assert_eq!(arrivals(2, 6, 1), [(6, 1)]);
+    }
+
+    /// An obstacle leaving cell 1 westward during `[t, t + 1]` forbids the
+    /// move east into it then, whether cell 1 is blocked at `t` (a moving
+    /// obstacle) or free (an edge constraint alone).
+    #[test]
+    fn a_swap_delays_the_arrival_with_or_without_a_block() {
+        let first_arrival = |map: &TemporalMap, g: Tick| {
+            let mut out = Vec::new();
+            step_into(map, 1, Dir::East, g, FOREVER - 1, true, 0, |t, k| {
+                out.push((t, k))
+            });
+            out.first().copied()
+        };
+        let mut moving = TemporalMap::new(2, 1);
+        moving.block(1, Interval::new(0, 4));
+        moving.add_departure(1, 4, Dir::West);
+        assert!(moving.departures_blocked());
+        assert_eq!(first_arrival(&moving, 1), Some((6, 0)));
+        assert_eq!(first_arrival(&moving, 5), Some((6, 0)));
+        assert_eq!(first_arrival(&moving, 6), Some((7, 0)));
+        let mut edge = TemporalMap::new(2, 1);
+        edge.add_departure(1, 4, Dir::West);
+        assert!(!edge.departures_blocked());
+        assert_eq!(first_arrival(&edge, 3), Some((4, 0)));
+        assert_eq!(first_arrival(&edge, 4), Some((6, 0)));
     }
 }
