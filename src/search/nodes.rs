@@ -88,24 +88,12 @@ impl NodeTable {
 }
 
 impl NodeTable {
-    /// If `node` was reached from a neighbouring cell, the direction back
-    /// there and the safe interval it left from there.
+    /// The cell `node` was reached from and the safe interval it left
+    /// there, or `None` for the root.
     #[inline]
-    pub(crate) fn step_back(&self, node: Node, width: u32) -> Option<(Dir, u32)> {
+    pub(crate) fn came_from(&self, node: Node) -> Option<(u32, u32)> {
         let from = self.nodes.get(node.parent as usize)?;
-        let (here, there, width) = (node.cell, from.cell, width);
-        let dir = if there + width == here {
-            Dir::North
-        } else if here + width == there {
-            Dir::South
-        } else if there + 1 == here && here % width != 0 {
-            Dir::West
-        } else if here + 1 == there && there % width != 0 {
-            Dir::East
-        } else {
-            return None;
-        };
-        Some((dir, from.interval))
+        Some((from.cell, from.interval))
     }
 
     /// The plan that reaches node `last`: the chain of parents back to the

@@ -595,7 +595,7 @@ impl JpstSearch {
         let g = node.g;
         let here = walls.cell_at(cell);
         let stay_until = obstacles.safe_until(cell, node.interval as usize, g);
-        let back = self.nodes.step_back(node, walls.width());
+        let back = self.nodes.came_from(node);
         let mut successors = std::mem::take(&mut self.successors);
         successors.clear();
         for dir in crate::grid::Dir::ALL {
@@ -619,7 +619,7 @@ impl JpstSearch {
                 // Back into the cell the agent came from: only the
                 // intervals after the one it left can be reached earlier.
                 let first = match back {
-                    Some((d, left)) if d == dir => left + 1,
+                    Some((from, left)) if from as usize == n => left + 1,
                     _ => 0,
                 };
                 step_into(obstacles, n, dir, g, stay_until, scan, first, |tick, k| {
