@@ -636,7 +636,7 @@ impl TemporalMap {
 
     /// True if an obstacle leaves the cell in direction `dir` during
     /// `[tick, tick + 1]`.
-    #[inline]
+    #[inline(always)]
     pub fn departs(&self, cell: usize, tick: Tick, dir: Dir) -> bool {
         if self.idle_during(cell, tick, tick) {
             return false;
