@@ -45,8 +45,10 @@ pub enum ObstacleEnd {
 
 /// A departure record: an obstacle leaves the cell during `[tick, tick + 1]`
 /// in direction `dir`, packed as `tick << 2 | dir` so that records sort by
-/// tick, then direction, with one integer comparison (the binary searches
-/// over them are the hottest loop of both planners in crowds).
+/// tick, then direction, with one integer comparison. The planners' steps
+/// read the departures at the opening of a safe interval from the
+/// interval's entry (see `CellTimeline::entries`) and search these only
+/// while some departure lies at a free tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Departure(u64);
 
@@ -80,6 +82,11 @@ struct CellTimeline {
     safe: Vec<Interval>,
     /// Sorted; the same record may appear more than once.
     departures: Vec<Departure>,
+    /// Per safe interval, the directions in which obstacles leave the cell
+    /// during the tick before it opens (one bit per [`Dir`]; 0 for an
+    /// interval opening at tick 0): the departures an arrival at its first
+    /// tick must not swap with, without a search of `departures`.
+    entries: Vec<u8>,
 }
 
 impl Default for CellTimeline {
@@ -90,6 +97,7 @@ impl Default for CellTimeline {
             blocked: Vec::new(),
             safe: vec![Interval::ALWAYS],
             departures: Vec::new(),
+            entries: vec![0],
         }
     }
 }
@@ -97,7 +105,45 @@ impl Default for CellTimeline {
 impl CellTimeline {
     fn refresh_safe(&mut self) {
         interval::complement_of_union(&self.blocked, &mut self.safe);
+        self.refresh_entries();
     }
+
+    /// Recomputes `entries` from the safe intervals and the departures,
+    /// both sorted by tick.
+    fn refresh_entries(&mut self) {
+        self.entries.clear();
+        self.entries.resize(self.safe.len(), 0);
+        let mut next = 0;
+        for (k, iv) in self.safe.iter().enumerate() {
+            let Some(tick) = iv.start.checked_sub(1) else {
+                continue;
+            };
+            next += self.departures[next..].partition_point(|d| d.tick() < tick);
+            self.entries[k] = dirs_at(&self.departures[next..], tick);
+        }
+    }
+
+    /// Redoes the entry of the safe interval opening at `tick + 1`, if
+    /// any, after a departure at `tick` was added or removed.
+    fn refresh_entry(&mut self, tick: Tick) {
+        let Some(opens) = tick.checked_add(1) else {
+            return;
+        };
+        let k = self.safe.partition_point(|iv| iv.start < opens);
+        if self.safe.get(k).is_some_and(|iv| iv.start == opens) {
+            let from = self.departures.partition_point(|d| d.tick() < tick);
+            self.entries[k] = dirs_at(&self.departures[from..], tick);
+        }
+    }
+}
+
+/// The directions of the departures at `tick` at the front of
+/// `departures` (sorted by tick), one bit per [`Dir`].
+fn dirs_at(departures: &[Departure], tick: Tick) -> u8 {
+    departures
+        .iter()
+        .take_while(|d| d.tick() == tick)
+        .fold(0, |dirs, d| dirs | 1 << d.dir() as u8)
 }
 
 /// Every temporal obstacle of a `width x height` map, indexed by dense cell
@@ -285,9 +331,9 @@ impl TemporalMap {
             .departures
             .binary_search(&Departure::new(tick, dir))
         {
-            Arc::make_mut(&mut self.timelines[slot])
-                .departures
-                .remove(at);
+            let tl = Arc::make_mut(&mut self.timelines[slot]);
+            tl.departures.remove(at);
+            tl.refresh_entry(tick);
         }
     }
 
@@ -302,6 +348,7 @@ impl TemporalMap {
         let rec = Departure::new(tick, dir);
         let at = tl.departures.partition_point(|d| *d <= rec);
         tl.departures.insert(at, rec);
+        tl.refresh_entry(tick);
         let loose = interval::find(&tl.safe, tick).is_some();
         self.loose_departures |= loose;
         self.busy_start[cell] = self.busy_start[cell].min(tick);
@@ -654,12 +701,30 @@ impl TemporalMap {
         let Some(tl) = self.timeline(cell) else {
             return 0;
         };
-        let first = Departure::new(tick, Dir::North);
-        let at = tl.departures.partition_point(|d| *d < first);
-        tl.departures[at..]
-            .iter()
-            .take_while(|d| d.tick() == tick)
-            .fold(0, |dirs, d| dirs | 1 << d.dir() as u8)
+        let at = tl.departures.partition_point(|d| d.tick() < tick);
+        dirs_at(&tl.departures[at..], tick)
+    }
+
+    /// The cell's safe intervals and, for each, the directions in which
+    /// obstacles leave the cell during the tick before it opens (one bit
+    /// per [`Dir`], as [`departure_dirs`](Self::departure_dirs) gives
+    /// them): one look-up for both.
+    #[inline]
+    pub(crate) fn safe_intervals_and_entries(&self, cell: usize) -> (&[Interval], &[u8]) {
+        match self.timeline(cell) {
+            Some(tl) => (&tl.safe, &tl.entries),
+            None => (&ALWAYS_SAFE, &[0]),
+        }
+    }
+
+    /// The directions in which obstacles leave the cell during the tick
+    /// before its safe interval number `interval` opens (0 if there is no
+    /// such interval).
+    #[inline]
+    pub(crate) fn entry_departures(&self, cell: usize, interval: usize) -> u8 {
+        self.timeline(cell)
+            .and_then(|tl| tl.entries.get(interval).copied())
+            .unwrap_or(0)
     }
 
     /// One past the last tick at which the cell is blocked or left by an
@@ -898,9 +963,28 @@ mod tests {
         assert_eq!(map.wall_from(41), 100_000);
     }
 
+    /// Checks that every safe interval's entry lists the departures of the
+    /// tick before it opens.
+    fn assert_entries_match(map: &TemporalMap) {
+        for cell in 0..(map.width() * map.height()) as usize {
+            let (safe, entries) = map.safe_intervals_and_entries(cell);
+            assert_eq!(safe, map.safe_intervals(cell));
+            assert_eq!(safe.len(), entries.len(), "cell {cell}");
+            for (k, iv) in safe.iter().enumerate() {
+                let expected = iv
+                    .start
+                    .checked_sub(1)
+                    .map_or(0, |t| map.departure_dirs(cell, t));
+                assert_eq!(entries[k], expected, "cell {cell} interval {iv:?}");
+                assert_eq!(map.entry_departures(cell, k), expected);
+            }
+        }
+    }
+
     /// Forgetting the past in place leaves exactly the map built afresh from
     /// the same obstacles with its time base at the same tick, and
-    /// obstacles added before can still be taken out.
+    /// obstacles added before can still be taken out. Every safe
+    /// interval's entry stays right throughout.
     #[test]
     fn forgetting_the_past_matches_a_fresh_map() {
         let (w, h) = (70u32, 9u32);
@@ -933,6 +1017,14 @@ mod tests {
             for &(c, t, d) in &departures {
                 kept.add_departure(c, t, d);
             }
+            assert_entries_match(&kept);
+            // Blocks and departures interleaved, departures first.
+            let mut mixed = TemporalMap::new(w, h);
+            for (&(c, span), &(dc, t, d)) in blocks.iter().zip(&departures) {
+                mixed.add_departure(dc, t, d);
+                mixed.block(c, span);
+            }
+            assert_entries_match(&mixed);
             let snapshot = kept.clone();
             kept.forget_before(now);
             let mut fresh = TemporalMap::with_time_base(w, h, now);
@@ -945,6 +1037,8 @@ mod tests {
             assert_eq!(kept.touched_cells(), fresh.touched_cells(), "now {now}");
             assert_eq!(kept.horizon(), fresh.horizon(), "now {now}");
             assert_eq!(kept.departures_blocked(), fresh.departures_blocked());
+            assert_entries_match(&kept);
+            assert_entries_match(&fresh);
             for cell in 0..(w * h) as usize {
                 assert_eq!(
                     kept.safe_intervals(cell),
@@ -973,13 +1067,21 @@ mod tests {
                 .map(|c| snapshot.blocked_intervals(c).len())
                 .sum();
             assert_eq!(remembered, blocks.len());
-            // Everything added before comes out again.
+            // Everything added before comes out again: half the departures
+            // first, then the blocks, then the rest.
+            let (early, late) = departures.split_at(departures.len() / 2);
+            for &(c, t, d) in early {
+                kept.remove_departure(c, t, d);
+            }
+            assert_entries_match(&kept);
             for &(c, span) in &blocks {
                 kept.unblock(c, span);
             }
-            for &(c, t, d) in &departures {
+            assert_entries_match(&kept);
+            for &(c, t, d) in late {
                 kept.remove_departure(c, t, d);
             }
+            assert_entries_match(&kept);
             for cell in 0..(w * h) as usize {
                 assert!(
                     kept.blocked_intervals(cell).is_empty(),

@@ -46,11 +46,13 @@ pub(crate) fn step_into(
     if first as usize >= obstacles.interval_count(n) {
         return;
     }
-    let intervals = obstacles.safe_intervals(n);
+    let (intervals, entries) = obstacles.safe_intervals_and_entries(n);
     // An obstacle leaving the cell stood on it the tick before, so only an
-    // arrival at the first tick of a safe interval can swap with one
-    // (unless some edge constraint stands without a block).
+    // arrival at the first tick of a safe interval can swap with one, and
+    // the interval's entry lists who leaves then (unless some edge
+    // constraint stands without a block: then every tick is looked up).
     let loose = !obstacles.departures_blocked();
+    let against = 1 << dir.reverse() as u8;
     let first = if first == 0 {
         intervals.partition_point(|iv| iv.end < earliest)
     } else {
@@ -64,7 +66,11 @@ pub(crate) fn step_into(
         let mut t = iv.start.max(earliest);
         // Leave at the first tick the move does not swap with an obstacle
         // coming the other way.
-        while t <= last && (loose || t == iv.start) && obstacles.departs(n, t - 1, dir.reverse()) {
+        if loose {
+            while t <= last && obstacles.departs(n, t - 1, dir.reverse()) {
+                t += 1;
+            }
+        } else if t == iv.start && entries[k] & against != 0 {
             t += 1;
         }
         if t <= last && (immediate || t > earliest) {

@@ -59,6 +59,10 @@ const DROP: u64 = 1;
 /// without a search; all ones if it is too large to keep.
 const NO_HINT: u64 = (1 << 31) - 1;
 
+/// A freed cell's safe interval that is not known: its departures are
+/// searched for.
+const UNKNOWN_INTERVAL: u32 = u32::MAX;
+
 /// What a flood found.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Flooded {
@@ -93,9 +97,10 @@ pub(super) struct Flood {
     /// plus a hint (see [`NO_HINT`]); a drop is a [`DROP`].
     queue: Vec<Vec<u64>>,
     /// The cells freed at the end of the current tick, which obstacles may
-    /// have left toward the agent (their directions are looked up only for
-    /// those the spread reaches).
-    swaps: Vec<u32>,
+    /// have left toward the agent, each with the number of the safe
+    /// interval it is freed into (whose entry gives those directions; they
+    /// are looked at only for the cells the spread reaches).
+    swaps: Vec<(u32, u32)>,
 }
 
 /// One flood's fixed inputs.
@@ -310,7 +315,7 @@ impl Flood {
         match self.follow(b, cell, tick, last) {
             State::Blocked => self.blocked[at.0] |= at.1,
             // Blocked the tick before: an obstacle may have left it then.
-            State::Freed => self.note_freed(cell),
+            State::Freed(interval) => self.note_freed(cell, interval),
             State::Free => {}
         }
     }
@@ -344,8 +349,8 @@ impl Flood {
     /// such a cell needs a swap check (one an obstacle enters at the next
     /// tick is blocked then anyway).
     #[inline]
-    fn note_freed(&mut self, cell: usize) {
-        self.swaps.push(cell as u32);
+    fn note_freed(&mut self, cell: usize, interval: u32) {
+        self.swaps.push((cell as u32, interval));
     }
 
     /// The events queued for tick `t` to `t + 1`: blocked bits toggling at
@@ -361,17 +366,21 @@ impl Flood {
                 continue;
             }
             let cell = (event >> 32) as usize;
-            let (i, bit) = self.locate(cell);
-            self.blocked[i] ^= bit;
-            if self.blocked[i] & bit == 0 {
-                self.note_freed(cell);
-            }
-            let last = self.last_useful(b, cell);
             let tm = b.grid.obstacles();
             let seen = match (event >> 1) & NO_HINT {
                 NO_HINT => state(tm, cell, t + 1),
-                i => state_from(tm.safe_intervals(cell), i as usize, t + 1),
+                hint => state_from(tm.safe_intervals(cell), hint as usize, t + 1),
             };
+            let (i, bit) = self.locate(cell);
+            self.blocked[i] ^= bit;
+            if self.blocked[i] & bit == 0 {
+                let interval = match seen.0 {
+                    State::Freed(interval) => interval,
+                    _ => UNKNOWN_INTERVAL,
+                };
+                self.note_freed(cell, interval);
+            }
+            let last = self.last_useful(b, cell);
             self.queue_change(b, cell, last, seen);
         }
         // Handed back empty, to keep its capacity.
@@ -450,14 +459,18 @@ impl Flood {
         }
         let swaps = std::mem::take(&mut self.swaps);
         let before = self.reached.get(self.reached.len() - 2);
-        for &cell in &swaps {
+        let tm = b.grid.obstacles();
+        for &(cell, interval) in &swaps {
             let here = cell_of(cell as usize, self.frame.width() as usize);
             if !self.has(layer, here) {
                 continue;
             }
             // An obstacle leaving toward `dir` forbids the move from the
             // neighbour there; waiting or any other neighbour will do.
-            let dirs = b.grid.obstacles().departure_dirs(cell as usize, t);
+            let dirs = match interval {
+                UNKNOWN_INTERVAL => tm.departure_dirs(cell as usize, t),
+                k => tm.entry_departures(cell as usize, k as usize),
+            };
             let reachable = dirs == 0
                 || self.has(before, here)
                 || Dir::ALL.iter().any(|&dir| {
@@ -518,8 +531,9 @@ impl Flood {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     Blocked,
-    /// Free, and blocked the tick before.
-    Freed,
+    /// Free, and blocked the tick before: the first tick of safe interval
+    /// number `.0`.
+    Freed(u32),
     Free,
 }
 
@@ -548,7 +562,7 @@ fn state_from(safe: &[Interval], i: usize, tick: Tick) -> Seen {
         // one is the first not over.
         Some(iv) if iv.start <= tick => {
             let state = if iv.start == tick && tick > 0 {
-                State::Freed
+                State::Freed(i as u32)
             } else {
                 State::Free
             };
