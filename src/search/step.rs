@@ -70,7 +70,7 @@ pub(crate) fn step_into(
             while t <= last && obstacles.departs(n, t - 1, dir.reverse()) {
                 t += 1;
             }
-        } else if t == iv.start && entries[k] & against != 0 {
+        } else if t <= last && t == iv.start && entries[k] & against != 0 {
             t += 1;
         }
         if t <= last && (immediate || t > earliest) {
