@@ -108,6 +108,28 @@ impl CellTimeline {
         self.refresh_entries();
     }
 
+    /// Recomputes the safe intervals after a block over `span` was added
+    /// or taken out. Only ticks within `span` changed, so the intervals
+    /// opening before `span.start` and those opening after `span.end + 1`
+    /// are the same as before, entries included; only the entries of
+    /// the intervals opening in between are worked out again.
+    fn refresh_safe_around(&mut self, span: Interval) {
+        let before = self.safe.len();
+        interval::complement_of_union(&self.blocked, &mut self.safe);
+        let after_span = span.end.saturating_add(1);
+        let first = self.safe.partition_point(|iv| iv.start < span.start);
+        let last = self.safe.partition_point(|iv| iv.start <= after_span);
+        // The intervals after `last` are the old list's last ones.
+        let kept_tail = self.safe.len() - last;
+        let fresh = self.safe[first..last].iter().map(|iv| {
+            iv.start.checked_sub(1).map_or(0, |tick| {
+                let from = self.departures.partition_point(|d| d.tick() < tick);
+                dirs_at(&self.departures[from..], tick)
+            })
+        });
+        self.entries.splice(first..before - kept_tail, fresh);
+    }
+
     /// Recomputes `entries` from the safe intervals and the departures,
     /// both sorted by tick.
     fn refresh_entries(&mut self) {
@@ -260,7 +282,7 @@ impl TemporalMap {
             .blocked
             .partition_point(|iv| (iv.start, iv.end) <= (span.start, span.end));
         tl.blocked.insert(at, span);
-        tl.refresh_safe();
+        tl.refresh_safe_around(span);
         let count = tl.safe.len() as u32;
         self.interval_count[cell] = count;
         self.busy_start[cell] = self.busy_start[cell].min(span.start);
@@ -302,7 +324,7 @@ impl TemporalMap {
         {
             let tl = Arc::make_mut(&mut self.timelines[slot]);
             tl.blocked.remove(at);
-            tl.refresh_safe();
+            tl.refresh_safe_around(span);
             let from = tl.departures.partition_point(|d| d.tick() < span.start);
             let freed = tl.departures[from..]
                 .iter()
@@ -981,6 +1003,55 @@ mod tests {
         }
     }
 
+    /// A repeatable stream of pseudo-random numbers from `seed`.
+    fn random_numbers(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        }
+    }
+
+    /// Blocks piled up on a few cells, overlapping and touching, with
+    /// departures among them: every entry stays right after each block or
+    /// departure added and after each one taken out again.
+    #[test]
+    fn entries_follow_every_block_and_departure() {
+        let dirs = [Dir::North, Dir::East, Dir::South, Dir::West];
+        let mut next = random_numbers(5);
+        let mut map = TemporalMap::new(3, 2);
+        let mut added = Vec::new();
+        for _ in 0..300 {
+            let cell = next() as usize % 6;
+            let start = next() as Tick % 120;
+            if next().is_multiple_of(3) {
+                let dir = dirs[next() as usize % 4];
+                map.add_departure(cell, start, dir);
+                added.push((cell, Err((start, dir))));
+            } else {
+                let end = match next() % 12 {
+                    0 => FOREVER,
+                    _ => start + next() as Tick % 9,
+                };
+                map.block(cell, Interval::new(start, end));
+                added.push((cell, Ok(Interval::new(start, end))));
+            }
+            assert_entries_match(&map);
+        }
+        while !added.is_empty() {
+            let (cell, what) = added.swap_remove(next() as usize % added.len());
+            match what {
+                Ok(span) => map.unblock(cell, span),
+                Err((tick, dir)) => map.remove_departure(cell, tick, dir),
+            }
+            assert_entries_match(&map);
+        }
+        for cell in 0..6 {
+            assert_eq!(map.safe_intervals(cell), [Interval::ALWAYS]);
+        }
+    }
+
     /// Forgetting the past in place leaves exactly the map built afresh from
     /// the same obstacles with its time base at the same tick, and
     /// obstacles added before can still be taken out. Every safe
@@ -989,19 +1060,13 @@ mod tests {
     fn forgetting_the_past_matches_a_fresh_map() {
         let (w, h) = (70u32, 9u32);
         let dirs = [Dir::North, Dir::East, Dir::South, Dir::West];
-        let mut seed = 11u64;
-        let mut next = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            seed >> 33
-        };
+        let mut next = random_numbers(11);
         let mut blocks = Vec::new();
         let mut departures = Vec::new();
         for _ in 0..400 {
             let cell = next() as usize % (w * h) as usize;
             let start = next() as Tick % 600;
-            let end = if next() % 9 == 0 {
+            let end = if next().is_multiple_of(9) {
                 FOREVER
             } else {
                 start + next() as Tick % 50
