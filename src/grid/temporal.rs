@@ -103,9 +103,9 @@ impl Default for CellTimeline {
 }
 
 impl CellTimeline {
+    /// Recomputes the safe intervals and all their entries.
     fn refresh_safe(&mut self) {
-        interval::complement_of_union(&self.blocked, &mut self.safe);
-        self.refresh_entries();
+        self.refresh_safe_around(Interval::ALWAYS);
     }
 
     /// Recomputes the safe intervals after a block over `span` was added
@@ -121,28 +121,13 @@ impl CellTimeline {
         let last = self.safe.partition_point(|iv| iv.start <= after_span);
         // The intervals after `last` are the old list's last ones.
         let kept_tail = self.safe.len() - last;
+        let departures = &self.departures;
         let fresh = self.safe[first..last].iter().map(|iv| {
-            iv.start.checked_sub(1).map_or(0, |tick| {
-                let from = self.departures.partition_point(|d| d.tick() < tick);
-                dirs_at(&self.departures[from..], tick)
-            })
+            iv.start
+                .checked_sub(1)
+                .map_or(0, |t| dirs_at(departures, t))
         });
         self.entries.splice(first..before - kept_tail, fresh);
-    }
-
-    /// Recomputes `entries` from the safe intervals and the departures,
-    /// both sorted by tick.
-    fn refresh_entries(&mut self) {
-        self.entries.clear();
-        self.entries.resize(self.safe.len(), 0);
-        let mut next = 0;
-        for (k, iv) in self.safe.iter().enumerate() {
-            let Some(tick) = iv.start.checked_sub(1) else {
-                continue;
-            };
-            next += self.departures[next..].partition_point(|d| d.tick() < tick);
-            self.entries[k] = dirs_at(&self.departures[next..], tick);
-        }
     }
 
     /// Redoes the entry of the safe interval opening at `tick + 1`, if
@@ -153,16 +138,16 @@ impl CellTimeline {
         };
         let k = self.safe.partition_point(|iv| iv.start < opens);
         if self.safe.get(k).is_some_and(|iv| iv.start == opens) {
-            let from = self.departures.partition_point(|d| d.tick() < tick);
-            self.entries[k] = dirs_at(&self.departures[from..], tick);
+            self.entries[k] = dirs_at(&self.departures, tick);
         }
     }
 }
 
-/// The directions of the departures at `tick` at the front of
-/// `departures` (sorted by tick), one bit per [`Dir`].
+/// The directions in which the departures of `departures` (sorted by
+/// tick) leave at `tick`, one bit per [`Dir`].
 fn dirs_at(departures: &[Departure], tick: Tick) -> u8 {
-    departures
+    let from = departures.partition_point(|d| d.tick() < tick);
+    departures[from..]
         .iter()
         .take_while(|d| d.tick() == tick)
         .fold(0, |dirs, d| dirs | 1 << d.dir() as u8)
@@ -723,8 +708,7 @@ impl TemporalMap {
         let Some(tl) = self.timeline(cell) else {
             return 0;
         };
-        let at = tl.departures.partition_point(|d| d.tick() < tick);
-        dirs_at(&tl.departures[at..], tick)
+        dirs_at(&tl.departures, tick)
     }
 
     /// The cell's safe intervals and, for each, the directions in which

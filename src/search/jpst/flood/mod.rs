@@ -49,19 +49,15 @@ pub(super) const MAX_CELLS: usize = 1 << 22;
 const MAX_TICKS: u64 = 1 << 16;
 
 /// An event that drops a cell too far from the goal to matter (the rest
-/// toggle the blocked bit). A drop keeps the cell's place in the bit
+/// change the cell's state). A drop keeps the cell's place in the bit
 /// fields instead of its index: the number of its word times 2^7, plus the
 /// number of its bit times 2, plus [`DROP`].
 const DROP: u64 = 1;
 
-/// Where a toggle event keeps the number of the cell's first safe interval
-/// not over at the toggle (bits 1 to 31), so the next change is found
+/// Where a change event keeps the number of the cell's first safe interval
+/// not over at the change (bits 1 to 31), so the next change is found
 /// without a search; all ones if it is too large to keep.
 const NO_HINT: u64 = (1 << 31) - 1;
-
-/// A freed cell's safe interval that is not known: its departures are
-/// searched for.
-const UNKNOWN_INTERVAL: u32 = u32::MAX;
 
 /// What a flood found.
 #[derive(Debug, PartialEq, Eq)]
@@ -91,9 +87,9 @@ pub(super) struct Flood {
     alive: Vec<u64>,
     /// Walking distances to the goal.
     distances: GoalDistances,
-    /// Events by tick, relative to the start tick: a toggle of the blocked
-    /// bit at tick `t + 1` or a cell too far to matter from tick `t + 1`
-    /// on sits at `t - start`. A toggle is the cell's dense index times 2^32
+    /// Events by tick, relative to the start tick: a change of a cell's
+    /// state at tick `t + 1` or a cell too far to matter from tick `t + 1`
+    /// on sits at `t - start`. A change is the cell's dense index times 2^32
     /// plus a hint (see [`NO_HINT`]); a drop is a [`DROP`].
     queue: Vec<Vec<u64>>,
     /// The cells freed at the end of the current tick, which obstacles may
@@ -193,7 +189,7 @@ impl Flood {
         while t < arrive_by {
             self.apply_events(&b, t);
             let layer = self.spread(&b, t + 1, words);
-            self.mend_swaps(&b, t, layer);
+            self.mend_swaps(&b, layer);
             if layer.rows == 0 {
                 return Flooded::NotBy;
             }
@@ -353,8 +349,8 @@ impl Flood {
         self.swaps.push((cell as u32, interval));
     }
 
-    /// The events queued for tick `t` to `t + 1`: blocked bits toggling at
-    /// `t + 1` (a cell freed then may have been left during `[t, t + 1]`),
+    /// The events queued for tick `t` to `t + 1`: cells blocked or freed
+    /// at `t + 1` (a cell freed then may have been left during `[t, t + 1]`),
     /// cells too far to matter from `t + 1` on.
     fn apply_events(&mut self, b: &Bounds, t: Tick) {
         let slot = (t - b.start) as usize;
@@ -371,13 +367,11 @@ impl Flood {
                 NO_HINT => state(tm, cell, t + 1),
                 hint => state_from(tm.safe_intervals(cell), hint as usize, t + 1),
             };
+            // A change flips the blocked bit; a cell freed is noted with
+            // the safe interval it enters.
             let (i, bit) = self.locate(cell);
             self.blocked[i] ^= bit;
-            if self.blocked[i] & bit == 0 {
-                let interval = match seen.0 {
-                    State::Freed(interval) => interval,
-                    _ => UNKNOWN_INTERVAL,
-                };
+            if let State::Freed(interval) = seen.0 {
                 self.note_freed(cell, interval);
             }
             let last = self.last_useful(b, cell);
@@ -450,10 +444,10 @@ impl Flood {
         self.reached.finish(layer)
     }
 
-    /// Takes out of the newest layer (tick `t + 1`) every cell that only a
+    /// Takes out of the newest layer every cell that only a
     /// move swapping places with an obstacle reaches. A cell noted twice is
     /// looked at twice, to the same effect.
-    fn mend_swaps(&mut self, b: &Bounds, t: Tick, layer: Layer) {
+    fn mend_swaps(&mut self, b: &Bounds, layer: Layer) {
         if self.swaps.is_empty() {
             return;
         }
@@ -467,10 +461,7 @@ impl Flood {
             }
             // An obstacle leaving toward `dir` forbids the move from the
             // neighbour there; waiting or any other neighbour will do.
-            let dirs = match interval {
-                UNKNOWN_INTERVAL => tm.departure_dirs(cell as usize, t),
-                k => tm.entry_departures(cell as usize, k as usize),
-            };
+            let dirs = tm.entry_departures(cell as usize, interval as usize);
             let reachable = dirs == 0
                 || self.has(before, here)
                 || Dir::ALL.iter().any(|&dir| {
