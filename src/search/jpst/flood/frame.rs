@@ -32,6 +32,8 @@ pub(super) enum Slant {
     Falling,
     /// Rows `x - y + height - 1`.
     Rising,
+    /// Map rows `y`, columns `x`.
+    Straight,
 }
 
 /// A map's cells laid out in slanted rows of `u64` words.
@@ -45,8 +47,10 @@ pub(super) struct Frame {
 impl Frame {
     /// The frame whose rows run across the way from `from` to `to` on a
     /// `width` x `height` map.
-    pub fn for_trip(width: u32, height: u32, from: Cell, to: Cell) -> Self {
-        let slant = if (to.x >= from.x) == (to.y >= from.y) {
+    pub fn for_trip(width: u32, height: u32, from: Cell, to: Cell, straight: bool) -> Self {
+        let slant = if straight {
+            Slant::Straight
+        } else if (to.x >= from.x) == (to.y >= from.y) {
             Slant::Falling
         } else {
             Slant::Rising
@@ -73,12 +77,25 @@ impl Frame {
     /// Number of rows.
     #[inline]
     pub fn rows(self) -> u32 {
-        self.width + self.height - 1
+        if self.is_straight() {
+            self.height
+        } else {
+            self.width + self.height - 1
+        }
+    }
+
+    /// Whether rows are map rows.
+    #[inline]
+    pub fn is_straight(self) -> bool {
+        self.slant == Slant::Straight
     }
 
     /// Words per row.
     #[inline]
     pub fn stride(self) -> usize {
+        if self.is_straight() {
+            return (self.width as usize).div_ceil(64);
+        }
         (self.width.min(self.height) as usize).div_ceil(64)
     }
 
@@ -93,6 +110,7 @@ impl Frame {
     pub fn place(self, cell: Cell) -> (u32, u32) {
         let flipped = self.height - 1 - cell.y;
         match (self.slant, self.columns_are_x()) {
+            (Slant::Straight, _) => (cell.y, cell.x),
             (Slant::Falling, true) => (cell.x + cell.y, cell.x),
             (Slant::Falling, false) => (cell.x + cell.y, cell.y),
             (Slant::Rising, true) => (cell.x + flipped, cell.x),
@@ -104,6 +122,7 @@ impl Frame {
     #[inline]
     pub fn cell(self, row: u32, col: u32) -> Cell {
         match (self.slant, self.columns_are_x()) {
+            (Slant::Straight, _) => Cell::new(col, row),
             (Slant::Falling, true) => Cell::new(col, row - col),
             (Slant::Falling, false) => Cell::new(row - col, col),
             (Slant::Rising, true) => Cell::new(col, self.height - 1 - (row - col)),
@@ -130,6 +149,7 @@ pub(super) struct SlantedWalls {
     source: Option<u64>,
     falling: Vec<u64>,
     rising: Vec<u64>,
+    straight: Vec<u64>,
 }
 
 impl SlantedWalls {
@@ -141,6 +161,7 @@ impl SlantedWalls {
             for (field, slant) in [
                 (&mut self.falling, Slant::Falling),
                 (&mut self.rising, Slant::Rising),
+                (&mut self.straight, Slant::Straight),
             ] {
                 let f = Frame {
                     slant,
@@ -169,6 +190,7 @@ impl SlantedWalls {
         match frame.slant {
             Slant::Falling => &self.falling,
             Slant::Rising => &self.rising,
+            Slant::Straight => &self.straight,
         }
     }
 }
@@ -180,12 +202,13 @@ mod tests {
 
     #[test]
     fn every_cell_has_one_place_and_its_neighbours_follow_the_rule() {
-        for (w, h) in [(1, 1), (5, 3), (3, 5), (70, 4), (4, 70), (9, 9)] {
-            for (from, to) in [
-                (Cell::new(0, 0), Cell::new(w - 1, h - 1)),
-                (Cell::new(0, h - 1), Cell::new(w - 1, 0)),
+        for (w, h) in [(1, 1), (5, 3), (3, 5), (70, 4), (4, 70), (9, 9), (130, 3)] {
+            for (from, to, straight) in [
+                (Cell::new(0, 0), Cell::new(w - 1, h - 1), false),
+                (Cell::new(0, h - 1), Cell::new(w - 1, 0), false),
+                (Cell::new(0, 0), Cell::new(w - 1, h - 1), true),
             ] {
-                let f = Frame::for_trip(w, h, from, to);
+                let f = Frame::for_trip(w, h, from, to, straight);
                 let mut taken = vec![false; f.rows() as usize * f.stride() * 64];
                 for y in 0..h {
                     for x in 0..w {
@@ -201,8 +224,13 @@ mod tests {
                                 continue;
                             };
                             let (r, k) = f.place(n);
-                            let ok = (r + 1 == row && (k + 1 == col || k == col))
-                                || (r == row + 1 && (k == col || k == col + 1));
+                            let ok = if straight {
+                                (r == row && (k + 1 == col || k == col + 1))
+                                    || (k == col && (r + 1 == row || r == row + 1))
+                            } else {
+                                (r + 1 == row && (k + 1 == col || k == col))
+                                    || (r == row + 1 && (k == col || k == col + 1))
+                            };
                             assert!(ok, "{w}x{h}: {c:?} -> {n:?} at {r}, {k}");
                         }
                     }

@@ -131,6 +131,35 @@ impl Layers {
         self.word(mid, w) | u | u << 1 | carry_up | d | d >> 1 | carry_down
     }
 
+    /// Word `w` of row `mid` with the bits of the cells next to them on
+    /// the map, in map rows: column `c` of row `r` neighbours columns
+    /// `c - 1` and `c + 1` of its own row and column `c` of rows `r - 1`
+    /// (`up`) and `r + 1` (`down`).
+    #[inline]
+    pub fn spread_word_straight(&self, up: RowSpan, mid: RowSpan, down: RowSpan, w: u32) -> u64 {
+        let m = self.word(mid, w);
+        let carry_left = if w > 0 {
+            self.word(mid, w - 1) >> 63
+        } else {
+            0
+        };
+        let carry_right = self.word(mid, w + 1) << 63;
+        m | m << 1 | m >> 1 | carry_left | carry_right | self.word(up, w) | self.word(down, w)
+    }
+
+    /// How many cells `layer` holds.
+    pub fn cells(&self, layer: Layer) -> u64 {
+        let spans = &self.spans[layer.first as usize..(layer.first + layer.rows) as usize];
+        spans
+            .iter()
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                let words = &self.arena[s.at as usize..(s.at + s.hi - s.lo) as usize];
+                words.iter().map(|w| u64::from(w.count_ones())).sum::<u64>()
+            })
+            .sum()
+    }
+
     /// Whether the cell at `row`, `col` is in `layer`.
     pub fn has(&self, layer: Layer, row: u32, col: u32) -> bool {
         let span = self.span(layer, i64::from(row));

@@ -32,6 +32,7 @@
 mod distance;
 mod frame;
 mod layers;
+mod layout;
 
 use crate::grid::{Cell, Dir, FOREVER, Interval, NavGrid, TemporalMap, Tick};
 
@@ -39,6 +40,7 @@ use super::super::goal::cell_of;
 use distance::{FAR, GoalDistances, Searched};
 use frame::{Frame, SlantedWalls};
 use layers::{Layer, Layers};
+use layout::LayoutChoice;
 
 /// Largest map, in cells, on which the planner floods: the walking
 /// distances take 4 bytes per cell, the bit fields under 2.
@@ -58,6 +60,10 @@ const DROP: u64 = 1;
 /// not over at the change (bits 1 to 31), so the next change is found
 /// without a search; all ones if it is too large to keep.
 const NO_HINT: u64 = (1 << 31) - 1;
+
+/// The spreads of one tick in this many tell the layout's account how
+/// tight it packs the flood (counting cells takes a pass over the set).
+const LAYOUT_SAMPLE: Tick = 4;
 
 /// What a flood found.
 #[derive(Debug, PartialEq, Eq)]
@@ -97,6 +103,12 @@ pub(super) struct Flood {
     /// interval it is freed into (whose entry gives those directions; they
     /// are looked at only for the cells the spread reaches).
     swaps: Vec<(u32, u32)>,
+    /// Which layout floods take.
+    layout: LayoutChoice,
+    /// Words the sampled spreads of this flood processed, and cells they
+    /// reached (see [`LAYOUT_SAMPLE`]).
+    spread_words: u64,
+    spread_cells: u64,
 }
 
 /// One flood's fixed inputs.
@@ -162,8 +174,9 @@ impl Flood {
             return Flooded::NotBy;
         }
         self.walls.update(grid.walls());
+        let straight = self.layout.next_is_straight();
         self.reset(
-            Frame::for_trip(grid.width(), grid.height(), start, goal),
+            Frame::for_trip(grid.width(), grid.height(), start, goal, straight),
             (arrive_by - start_tick) as usize,
         );
         match self.distances.search(
@@ -178,8 +191,27 @@ impl Flood {
             Searched::TooFar => return Flooded::NotBy,
             Searched::TooBig => return Flooded::TooBig,
         }
+        self.spread_words = 0;
+        self.spread_cells = 0;
+        let found = self.advance(&b, start, goal_ready, max_words, words);
+        self.layout
+            .record(straight, self.spread_words, self.spread_cells);
+        found
+    }
+
+    /// Floods from `start` at the start tick until the goal is reached
+    /// (from tick `goal_ready` on), the bound passes or the words run out.
+    fn advance(
+        &mut self,
+        b: &Bounds,
+        start: Cell,
+        goal_ready: Tick,
+        max_words: u64,
+        words: &mut u64,
+    ) -> Flooded {
+        let (start_tick, arrive_by, goal) = (b.start, b.arrive_by, b.goal);
         // Tick `start_tick`: the start alone.
-        self.see_start(&b, start);
+        self.see_start(b, start);
         let (row, col) = self.frame.place(start);
         self.reached.push_single(row, col);
         if start == goal && start_tick >= goal_ready {
@@ -187,15 +219,15 @@ impl Flood {
         }
         let mut t = start_tick;
         while t < arrive_by {
-            self.apply_events(&b, t);
-            let layer = self.spread(&b, t + 1, words);
-            self.mend_swaps(&b, layer);
+            self.apply_events(b, t);
+            let layer = self.spread(b, t + 1, words);
+            self.mend_swaps(b, layer);
             if layer.rows == 0 {
                 return Flooded::NotBy;
             }
             t += 1;
             if t >= goal_ready && self.has(layer, goal) {
-                return self.trace(&b, t).map_or(Flooded::NotBy, Flooded::Path);
+                return self.trace(b, t).map_or(Flooded::NotBy, Flooded::Path);
             }
             if *words > max_words {
                 return Flooded::TooBig;
@@ -203,14 +235,14 @@ impl Flood {
             // A set the spread left as it was stays so while no event
             // comes: the ticks until the next one repeat it.
             let before = self.reached.get(self.reached.len() - 2);
-            if self.quiet(&b, t) && self.reached.same(before, layer) {
+            if self.quiet(b, t) && self.reached.same(before, layer) {
                 let has_goal = self.has(layer, goal);
-                while self.quiet(&b, t) {
+                while self.quiet(b, t) {
                     self.reached.repeat_last();
                     *words += 1;
                     t += 1;
                     if has_goal && t >= goal_ready {
-                        return self.trace(&b, t).map_or(Flooded::NotBy, Flooded::Path);
+                        return self.trace(b, t).map_or(Flooded::NotBy, Flooded::Path);
                     }
                 }
             }
@@ -385,6 +417,20 @@ impl Flood {
     /// Builds the reached set of tick `tick` from the last one, without the
     /// swap conflicts, and returns it.
     fn spread(&mut self, b: &Bounds, tick: Tick, words: &mut u64) -> Layer {
+        if self.frame.is_straight() {
+            self.spread_in::<true>(b, tick, words)
+        } else {
+            self.spread_in::<false>(b, tick, words)
+        }
+    }
+
+    /// [`spread`](Self::spread) in map rows (`STRAIGHT`) or diagonals.
+    fn spread_in<const STRAIGHT: bool>(
+        &mut self,
+        b: &Bounds,
+        tick: Tick,
+        words: &mut u64,
+    ) -> Layer {
         let prev = self.reached.last();
         let frame = self.frame;
         let top = prev.top.saturating_sub(1);
@@ -393,6 +439,7 @@ impl Flood {
         let mut layer = self.reached.begin(top);
         // A row looked at counts as a word even where it holds none, so the
         // word limit also bounds the row records kept.
+        let words_before = *words;
         *words += u64::from(bottom - top);
         // Lent out while `see` needs the rest of the flood.
         let slanted = std::mem::take(&mut self.walls);
@@ -410,9 +457,10 @@ impl Flood {
             // One word more on a side where a bit is carried across (none
             // where the three rows are empty).
             let (lo, hi) = if lo < hi {
-                let carried_down = lo > 0 && self.reached.word(down, lo) & 1 != 0;
-                let carried_up = hi < stride && self.reached.word(up, hi - 1) >> 63 != 0;
-                (lo - u32::from(carried_down), hi + u32::from(carried_up))
+                let (left, right) = if STRAIGHT { (mid, mid) } else { (down, up) };
+                let carried_left = lo > 0 && self.reached.word(left, lo) & 1 != 0;
+                let carried_right = hi < stride && self.reached.word(right, hi - 1) >> 63 != 0;
+                (lo - u32::from(carried_left), hi + u32::from(carried_right))
             } else {
                 (lo, hi)
             };
@@ -421,7 +469,11 @@ impl Flood {
                 *words += u64::from(hi - lo);
                 for w in lo..hi {
                     let i = row as usize * stride as usize + w as usize;
-                    let d = self.reached.spread_word(up, mid, down, w) & walls[i];
+                    let d = if STRAIGHT {
+                        self.reached.spread_word_straight(up, mid, down, w)
+                    } else {
+                        self.reached.spread_word(up, mid, down, w)
+                    } & walls[i];
                     let mut fresh = d & !self.seen[i];
                     if fresh != 0 {
                         self.seen[i] |= fresh;
@@ -441,7 +493,13 @@ impl Flood {
             (up, mid) = (mid, down);
         }
         self.walls = slanted;
-        self.reached.finish(layer)
+        let layer = self.reached.finish(layer);
+        // How tight the layout packs the flood, from every fourth tick.
+        if tick.is_multiple_of(LAYOUT_SAMPLE) {
+            self.spread_words += *words - words_before;
+            self.spread_cells += self.reached.cells(layer);
+        }
+        layer
     }
 
     /// Takes out of the newest layer every cell that only a
@@ -683,7 +741,7 @@ mod tests {
     }
 
     #[test]
-    fn the_flood_arrives_when_brute_force_does() {
+    fn the_flood_arrives_when_brute_force_does_in_either_layout() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut flood = Flood::default();
         for case in 0..3000 {
@@ -723,6 +781,7 @@ mod tests {
             };
             let by = t0 + start.manhattan(goal) + rng.below(12);
             let want = earliest(&grid, start, t0, goal, ready, by);
+            flood.layout = LayoutChoice::fixed(case % 2 == 1);
             let mut words = 0;
             let got = flood.run(&grid, start, t0, goal, ready, by, u64::MAX, &mut words);
             match (&got, want) {
@@ -769,7 +828,7 @@ mod tests {
 
     /// Maps whose shorter side is over 64 cells, so that a row of the
     /// flood's frame takes more than one word: the flood arrives when SIPP
-    /// does, along a valid path.
+    /// does, along a valid path, in map rows as along the diagonals.
     #[test]
     fn floods_of_rows_wider_than_a_word_arrive_when_sipp_does() {
         use crate::search::{GoalPolicy, Planner, Query, Sipp};
@@ -799,6 +858,7 @@ mod tests {
             };
             let arrival = plan.arrival();
             let by = arrival + rng.below(8);
+            flood.layout = LayoutChoice::fixed(case % 2 == 1);
             let mut words = 0;
             let got = flood.run(&grid, start, 0, goal, 0, by, u64::MAX, &mut words);
             let Flooded::Path(path) = got else {
