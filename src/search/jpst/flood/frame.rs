@@ -1,4 +1,5 @@
-//! The flood's bit layout: rows that follow the map's diagonals.
+//! The flood's bit layout: rows that follow the map's diagonals, or the
+//! map's own rows.
 //!
 //! On open ground the cells an agent can first reach at one tick lie on a
 //! diagonal line, and the flood keeps only the few ticks' worth of such
@@ -21,10 +22,18 @@
 //! falling frame, for instance, `(x - 1, y)` is at `(r - 1, c - 1)`, `(x,
 //! y - 1)` at `(r - 1, c)`, `(x + 1, y)` at `(r + 1, c + 1)` and `(x, y +
 //! 1)` at `(r + 1, c)`.
+//!
+//! Where the agent may wait a while, the reached sets are blobs rather
+//! than fronts (whole rooms it can step aside into), and a blob crosses
+//! twice as many diagonals as map rows. So there is a third frame, the
+//! map's own rows (*straight*: row `y`, column `x`), where the neighbours
+//! of column `c` of row `r` are columns `c - 1` and `c + 1` of the same
+//! row and column `c` of rows `r - 1` and `r + 1`. Which frame a flood
+//! takes is learnt from the floods before (`layout.rs`).
 
 use crate::grid::{Cell, StaticGrid};
 
-/// Which diagonals a frame's rows follow.
+/// Which lines of the map a frame's rows follow.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) enum Slant {
     /// Rows `x + y`.
@@ -45,8 +54,9 @@ pub(super) struct Frame {
 }
 
 impl Frame {
-    /// The frame whose rows run across the way from `from` to `to` on a
-    /// `width` x `height` map.
+    /// The frame of a `width` x `height` map in map rows if `straight`,
+    /// else the one whose diagonals run across the way from `from` to
+    /// `to`.
     pub fn for_trip(width: u32, height: u32, from: Cell, to: Cell, straight: bool) -> Self {
         let slant = if straight {
             Slant::Straight
@@ -141,7 +151,7 @@ impl Frame {
     }
 }
 
-/// The walkable cells of a map in both frames, kept from flood to flood
+/// The walkable cells of a map in every frame, kept from flood to flood
 /// while the walls stay the same.
 #[derive(Debug, Default)]
 pub(super) struct SlantedWalls {

@@ -18,7 +18,8 @@
 //! tick. With a bound a few ticks above the optimum the flooded cells are
 //! a thin band around the near-shortest paths, even where corridors wind;
 //! its bit rows follow the map's diagonals (`frame.rs`), along which the
-//! band lies on open ground. A cell enters the flood's view when it is
+//! band lies on open ground, or the map's rows where those have been
+//! packing the reached sets tighter (`layout.rs`). A cell enters the flood's view when it is
 //! first reached: its state at that tick is read from its safe intervals,
 //! and its later changes (blocked or free again) are queued by tick; where
 //! a cell is freed and the spread reaches it, the obstacles leaving it
@@ -81,7 +82,7 @@ pub(super) enum Flooded {
 pub(super) struct Flood {
     /// The layout of the bit fields and reached sets of this flood.
     frame: Frame,
-    /// The walkable cells in either frame.
+    /// The walkable cells in every frame.
     walls: SlantedWalls,
     /// Cells blocked at the current tick, among those seen.
     blocked: Vec<u64>,
