@@ -45,7 +45,8 @@ pub(super) enum Slant {
     Straight,
 }
 
-/// A map's cells laid out in slanted rows of `u64` words.
+/// A map's cells laid out in rows of `u64` words, along its diagonals or
+/// its own rows.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Frame {
     slant: Slant,

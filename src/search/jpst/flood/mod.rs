@@ -19,16 +19,16 @@
 //! a thin band around the near-shortest paths, even where corridors wind;
 //! its bit rows follow the map's diagonals (`frame.rs`), along which the
 //! band lies on open ground, or the map's rows where those have been
-//! packing the reached sets tighter (`layout.rs`). A cell enters the flood's view when it is
-//! first reached: its state at that tick is read from its safe intervals,
-//! and its later changes (blocked or free again) are queued by tick; where
-//! a cell is freed and the spread reaches it, the obstacles leaving it
-//! then are looked up. So the
-//! work grows with the band and the activity inside it, not with the map
-//! or the number of obstacles. A reached set that a tick left unchanged
-//! stays so until the next queued event (nothing else changes what the
-//! spread sees), so the ticks until then repeat it without a spread: an
-//! agent that must wait for its goal waits for nothing.
+//! packing the reached sets tighter (`layout.rs`). A cell enters the
+//! flood's view when it is first reached: its state at that tick is read
+//! from its safe intervals, and its later changes (blocked or free again)
+//! are queued by tick; where a cell is freed and the spread reaches it,
+//! the obstacles leaving it then are looked up. So the work grows with
+//! the band and the activity inside it, not with the map or the number of
+//! obstacles. A reached set that a tick left unchanged stays so until the
+//! next queued event (nothing else changes what the spread sees), so the
+//! ticks until then repeat it without a spread: an agent that must wait
+//! for its goal waits for nothing.
 
 mod distance;
 mod frame;
