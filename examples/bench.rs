@@ -82,6 +82,9 @@ struct Args {
     no_static_first: bool,
     /// JPST skips its flood of the time-expanded grid.
     no_flood: bool,
+    /// JPST's temporal search keeps the Manhattan estimate instead of
+    /// walking distances.
+    no_walking_estimate: bool,
     /// Sequential: also run time-expanded A*.
     astar: bool,
     /// Sequential: also run the plugin's default planner, `AutoPlanner`.
@@ -92,10 +95,12 @@ struct Args {
 
 const USAGE: &str = "usage: bench [--mode batch] --map <file.map> --scen <file.scen> \
 [--obstacles N] [--queries M] [--park] [--heuristic manhattan|perfect] \
-[--astar-budget EXPANSIONS] [--jump-limit CELLS] [--speculative-wait] [--no-static-first] [--no-flood]
+[--astar-budget EXPANSIONS] [--jump-limit CELLS] [--speculative-wait] [--no-static-first] [--no-flood] \
+[--no-walking-estimate]
        bench --mode sequential --map <file.map> --scen <file.scen> [--agents N] [--park] \
 [--heuristic manhattan|perfect] [--astar] [--astar-budget EXPANSIONS] [--auto] \
-[--jump-limit CELLS] [--speculative-wait] [--no-static-first] [--no-flood] [--out PREFIX]";
+[--jump-limit CELLS] [--speculative-wait] [--no-static-first] [--no-flood] [--no-walking-estimate] \
+[--out PREFIX]";
 
 /// Flags that only one mode understands.
 const BATCH_ONLY: [&str; 2] = ["--obstacles", "--queries"];
@@ -116,6 +121,7 @@ fn parse_args() -> Result<Args, String> {
         speculative_wait: false,
         no_static_first: false,
         no_flood: false,
+        no_walking_estimate: false,
         astar: false,
         auto: false,
         out: None,
@@ -144,6 +150,7 @@ fn parse_args() -> Result<Args, String> {
             "--speculative-wait" => args.speculative_wait = true,
             "--no-static-first" => args.no_static_first = true,
             "--no-flood" => args.no_flood = true,
+            "--no-walking-estimate" => args.no_walking_estimate = true,
             "--astar" => args.astar = true,
             "--auto" => args.auto = true,
             "--heuristic" => {
@@ -181,7 +188,8 @@ impl Args {
         let mut jpst = Jpst::new(self.heuristic)
             .with_speculative_wait(self.speculative_wait)
             .with_static_first(!self.no_static_first)
-            .with_flood(!self.no_flood);
+            .with_flood(!self.no_flood)
+            .with_walking_estimate(!self.no_walking_estimate);
         if let Some(limit) = self.jump_limit {
             jpst = jpst.with_jump_limit(limit);
         }

@@ -36,6 +36,14 @@ impl HeuristicCache {
         }
     }
 
+    /// Whether the table of `goal` for `walls` is kept.
+    pub fn holds(&self, walls: &StaticGrid, goal: Cell) -> bool {
+        let revision = walls.revision();
+        self.tables
+            .iter()
+            .any(|(r, g, _)| *r == revision && *g == goal)
+    }
+
     /// The static distance from every cell to `goal` (`u32::MAX` where the
     /// goal cannot be reached), and the microseconds spent building it (0 on
     /// a cache hit).
@@ -117,6 +125,20 @@ impl GoalDistance {
             table,
         };
         (h, micros)
+    }
+
+    /// Whether the estimate comes from a table of walking distances.
+    pub(crate) fn has_table(&self) -> bool {
+        self.table.is_some()
+    }
+
+    /// The walking distances `table` to `goal` on a map `width` cells wide.
+    pub(crate) fn from_table(goal: Cell, width: usize, table: Arc<[u32]>) -> Self {
+        Self {
+            goal,
+            width,
+            table: Some(table),
+        }
     }
 
     /// The estimate at `cell` (dense index `index`); [`UNREACHABLE`] when the

@@ -46,12 +46,20 @@ pub fn all_planners() -> Vec<Box<dyn Planner>> {
         Box::new(Jpst::new(Heuristic::Perfect2D)),
         Box::new(Jpst::new(Heuristic::Manhattan).with_speculative_wait(true)),
         Box::new(Jpst::new(Heuristic::Manhattan).with_jump_limit(5)),
-        // The flood alone before the temporal search, and neither stage.
+        // The flood alone before the temporal search, and neither stage:
+        // the temporal search guided by walking distances, and by
+        // Manhattan's.
         Box::new(Jpst::new(Heuristic::Manhattan).with_static_first(false)),
         Box::new(
             Jpst::new(Heuristic::Manhattan)
                 .with_static_first(false)
                 .with_flood(false),
+        ),
+        Box::new(
+            Jpst::new(Heuristic::Manhattan)
+                .with_static_first(false)
+                .with_flood(false)
+                .with_walking_estimate(false),
         ),
     ]
 }

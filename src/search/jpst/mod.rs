@@ -21,7 +21,9 @@
 //! gives, then within 64 and 256 (`flood/`). Each is tried only while it
 //! has been paying. Where the pass pays against the search but seldom
 //! holds, the flood goes first and finds the quickest walk itself
-//! (`pass_plan.rs`).
+//! (`pass_plan.rs`). Where the query's estimate is Manhattan's and the
+//! walls may mislead it, the temporal search is guided by walking
+//! distances instead (`walk_estimate.rs`).
 
 mod bare;
 mod bare_cells;
@@ -34,6 +36,7 @@ mod slack_plan;
 mod static_first;
 #[cfg(test)]
 mod test_rng;
+mod walk_estimate;
 
 use crate::grid::{Dir, DirSet, FOREVER, NavGrid, Tick};
 
@@ -53,6 +56,7 @@ use pass_plan::PassOrFlood;
 use scan::{JumpPoint, Scanner};
 use slack_plan::RecentArrivals;
 use static_first::Odds;
+use walk_estimate::WalkEstimates;
 
 /// The default jump limit: effectively none.
 pub const NO_JUMP_LIMIT: u32 = u32::MAX;
@@ -96,6 +100,10 @@ pub struct Jpst {
     recent: RecentArrivals,
     /// Whether the first pass has been paying against the flood lately.
     pass_plan: PassOrFlood,
+    /// Guide the temporal search by walking distances where the query's
+    /// estimate is Manhattan's (see [`Jpst::with_walking_estimate`]).
+    walking_estimate: bool,
+    walks: WalkEstimates,
 }
 
 /// The settings and reusable buffers of one JPST search.
@@ -136,6 +144,8 @@ impl Jpst {
             wide_odds: std::array::from_fn(|_| Odds::costed()),
             recent: RecentArrivals::default(),
             pass_plan: PassOrFlood::default(),
+            walking_estimate: true,
+            walks: WalkEstimates::default(),
         }
     }
 
@@ -237,6 +247,28 @@ impl Jpst {
         self
     }
 
+    /// Where the query's heuristic is [`Heuristic::Manhattan`], guide the
+    /// temporal search by the steps to the goal on foot over the walls
+    /// instead (on by default). Never changes the cost found.
+    ///
+    /// Manhattan distances ignore walls, so in a maze the search they guide
+    /// goes down every corridor that points at the goal. Walking distances
+    /// are just as admissible (moving obstacles only make ways longer) and
+    /// see the walls. They take one breadth-first search over the map per
+    /// goal, kept for the next queries to the same goal (16 goals), paid
+    /// only by queries the first pass and the flood leave to the temporal
+    /// search whose quickest walk is unknown or at least a quarter longer
+    /// than the Manhattan distance (on open ground the table would not pay
+    /// for itself), and only on maps of at most 2^20 cells. That search is
+    /// timed with the query (not as a heuristic table build), and every 32
+    /// cells of the map count as one expansion in [`Planner::last_stats`],
+    /// but not against [`Query::budget`]. A goal the start cannot walk to
+    /// is reported [`PlanError::Unreachable`] at once.
+    pub fn with_walking_estimate(mut self, on: bool) -> Self {
+        self.walking_estimate = on;
+        self
+    }
+
     /// The stage that answered the last query: where the temporal search
     /// answers most queries, JPST's cheaper stages are not paying and SIPP
     /// is usually faster ([`AutoPlanner`](super::AutoPlanner) switches on
@@ -260,6 +292,7 @@ impl Planner for Jpst {
         let (flood, flood_odds) = (&mut self.flood, &mut self.flood_odds);
         let (wide_odds, recent) = (&mut self.wide_odds, &mut self.recent);
         let pass_plan = &mut self.pass_plan;
+        let (walking, walks) = (self.walking_estimate, &mut self.walks);
         let stage = &mut self.last_stage;
         *stage = JpstStage::Search;
         // Without obstacles the temporal search is the bare one.
@@ -276,7 +309,10 @@ impl Planner for Jpst {
             // Steps of the quickest walk over the walls alone (until the
             // pass finds it, a lower bound on them). No path arrives before
             // it, nor before the goal is free for good.
-            let mut walk = query.start.manhattan(query.goal);
+            let manhattan = query.start.manhattan(query.goal);
+            let mut walk = manhattan;
+            // Whether `walk` is the quickest walk, not just a bound on it.
+            let mut walked = false;
             let mut lower = walk.max(p.goal_ready.saturating_sub(query.start_tick));
             // Where the pass pays against the search but not against the
             // flood, and the flood is on for this query, the floods go
@@ -304,7 +340,7 @@ impl Planner for Jpst {
                     let max_span = last_tick(query).saturating_sub(query.start_tick);
                     let trip = (query.start, query.goal);
                     if let Some(steps) = flood.walk(grid, trip, max_span, budget, &mut words) {
-                        walk = steps;
+                        (walk, walked) = (steps, true);
                         lower = lower.max(walk);
                     }
                 }
@@ -312,7 +348,7 @@ impl Planner for Jpst {
             if try_pass {
                 let found = bare.path(grid.walls(), query, p, &mut pass);
                 if let Some(cells) = &found {
-                    walk = cells.len() as Tick - 1;
+                    (walk, walked) = (cells.len() as Tick - 1, true);
                     lower = lower.max(walk);
                 }
                 // Cells the mend looked at.
@@ -380,7 +416,27 @@ impl Planner for Jpst {
                     return Ok(reroute::plan_of(&cells, query.start_tick));
                 }
             }
-            let result = search.run(grid, query, p, p.goal_ready, stats);
+            // Guided by walking distances where the estimate is Manhattan's
+            // and the walls may mislead it: the quickest walk is unknown,
+            // or a quarter or more longer than the Manhattan distance. A
+            // goal the start cannot walk to is unreachable.
+            let detour = walk.saturating_sub(manhattan);
+            let guided = if walking && (!walked || detour * 4 >= manhattan) {
+                walks.guide(grid, query, p)
+            } else {
+                None
+            };
+            let result = match &guided {
+                Some((walked, cost)) => {
+                    pass.expanded += cost;
+                    if walked.h.at_index(walked.start) == UNREACHABLE {
+                        Err(PlanError::Unreachable)
+                    } else {
+                        search.run(grid, query, walked, walked.goal_ready, stats)
+                    }
+                }
+                None => search.run(grid, query, p, p.goal_ready, stats),
+            };
             if let (true, Ok(plan)) = (flooding, &result) {
                 recent.record((plan.arrival() - query.start_tick).saturating_sub(lower));
             }
