@@ -43,7 +43,7 @@ mod bench {
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use bevy_jpst::search::{Heuristic, Jpst};
+use bevy_jpst::search::{Heuristic, Jpst, WalkingEstimate};
 
 /// Which experiment to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,7 +189,11 @@ impl Args {
             .with_speculative_wait(self.speculative_wait)
             .with_static_first(!self.no_static_first)
             .with_flood(!self.no_flood)
-            .with_walking_estimate(!self.no_walking_estimate);
+            .with_walking_estimate(if self.no_walking_estimate {
+                WalkingEstimate::Off
+            } else {
+                WalkingEstimate::Auto
+            });
         if let Some(limit) = self.jump_limit {
             jpst = jpst.with_jump_limit(limit);
         }

@@ -20,7 +20,7 @@ pub use astar::TimeExpandedAStar;
 pub use auto::{AutoPlanner, SIPP_FROM_SEARCH_SHARE, SIPP_FROM_SHARE};
 pub use error::PlanError;
 pub use heuristic::HeuristicCache;
-pub use jpst::{Jpst, JpstStage};
+pub use jpst::{Jpst, JpstStage, WalkingEstimate};
 pub use plan::{Plan, SearchStats, Waypoint, materialise};
 pub use query::{GoalPolicy, Heuristic, Query};
 pub use sipp::Sipp;

@@ -5,7 +5,8 @@
 
 use bevy_jpst::grid::{Cell, NavGrid, ObstacleEnd, StaticGrid, Tick};
 use bevy_jpst::search::{
-    Heuristic, Jpst, PlanError, Planner, Query, Sipp, TimeExpandedAStar, validate_path,
+    Heuristic, Jpst, PlanError, Planner, Query, Sipp, TimeExpandedAStar, WalkingEstimate,
+    validate_path,
 };
 
 /// A world from rows of text: `.` walkable, anything else a wall.
@@ -47,8 +48,9 @@ pub fn all_planners() -> Vec<Box<dyn Planner>> {
         Box::new(Jpst::new(Heuristic::Manhattan).with_speculative_wait(true)),
         Box::new(Jpst::new(Heuristic::Manhattan).with_jump_limit(5)),
         // The flood alone before the temporal search, and neither stage:
-        // the temporal search guided by walking distances, and by
-        // Manhattan's.
+        // the temporal search guided by Manhattan distances where the
+        // walls do not mislead them, by walking distances always, and by
+        // Manhattan's always.
         Box::new(Jpst::new(Heuristic::Manhattan).with_static_first(false)),
         Box::new(
             Jpst::new(Heuristic::Manhattan)
@@ -59,7 +61,13 @@ pub fn all_planners() -> Vec<Box<dyn Planner>> {
             Jpst::new(Heuristic::Manhattan)
                 .with_static_first(false)
                 .with_flood(false)
-                .with_walking_estimate(false),
+                .with_walking_estimate(WalkingEstimate::Always),
+        ),
+        Box::new(
+            Jpst::new(Heuristic::Manhattan)
+                .with_static_first(false)
+                .with_flood(false)
+                .with_walking_estimate(WalkingEstimate::Off),
         ),
     ]
 }

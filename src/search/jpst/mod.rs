@@ -57,6 +57,7 @@ use scan::{JumpPoint, Scanner};
 use slack_plan::RecentArrivals;
 use static_first::Odds;
 use walk_estimate::WalkEstimates;
+pub use walk_estimate::WalkingEstimate;
 
 /// The default jump limit: effectively none.
 pub const NO_JUMP_LIMIT: u32 = u32::MAX;
@@ -100,9 +101,9 @@ pub struct Jpst {
     recent: RecentArrivals,
     /// Whether the first pass has been paying against the flood lately.
     pass_plan: PassOrFlood,
-    /// Guide the temporal search by walking distances where the query's
-    /// estimate is Manhattan's (see [`Jpst::with_walking_estimate`]).
-    walking_estimate: bool,
+    /// When the temporal search is guided by walking distances (see
+    /// [`Jpst::with_walking_estimate`]).
+    walking_estimate: WalkingEstimate,
     walks: WalkEstimates,
 }
 
@@ -144,7 +145,7 @@ impl Jpst {
             wide_odds: std::array::from_fn(|_| Odds::costed()),
             recent: RecentArrivals::default(),
             pass_plan: PassOrFlood::default(),
-            walking_estimate: true,
+            walking_estimate: WalkingEstimate::Auto,
             walks: WalkEstimates::default(),
         }
     }
@@ -249,7 +250,8 @@ impl Jpst {
 
     /// Where the query's heuristic is [`Heuristic::Manhattan`], guide the
     /// temporal search by the steps to the goal on foot over the walls
-    /// instead (on by default). Never changes the cost found.
+    /// instead, `when` it pays ([`WalkingEstimate::Auto`], the default).
+    /// Never changes the cost found.
     ///
     /// Manhattan distances ignore walls, so in a maze the search they guide
     /// goes down every corridor that points at the goal. Walking distances
@@ -257,15 +259,16 @@ impl Jpst {
     /// see the walls. They take one breadth-first search over the map per
     /// goal, kept for the next queries to the same goal (16 goals), paid
     /// only by queries the first pass and the flood leave to the temporal
-    /// search whose quickest walk is unknown or at least a quarter longer
-    /// than the Manhattan distance (on open ground the table would not pay
-    /// for itself), and only on maps of at most 2^20 cells. That search is
-    /// timed with the query (not as a heuristic table build), and every 32
-    /// cells of the map count as one expansion in [`Planner::last_stats`],
-    /// but not against [`Query::budget`]. A goal the start cannot walk to
-    /// is reported [`PlanError::Unreachable`] at once.
-    pub fn with_walking_estimate(mut self, on: bool) -> Self {
-        self.walking_estimate = on;
+    /// search, and only on maps of at most 2^20 cells; on open ground they
+    /// would not pay for themselves, so by default only where the walls
+    /// mislead the Manhattan distance (see [`WalkingEstimate::Auto`]). That
+    /// search is timed with the query (not as a heuristic table build), and
+    /// every 32 cells of the map count as one expansion in
+    /// [`Planner::last_stats`], but not against [`Query::budget`]. A goal
+    /// the start cannot walk to is reported [`PlanError::Unreachable`] at
+    /// once.
+    pub fn with_walking_estimate(mut self, when: WalkingEstimate) -> Self {
+        self.walking_estimate = when;
         self
     }
 
@@ -341,6 +344,7 @@ impl Planner for Jpst {
                     let trip = (query.start, query.goal);
                     if let Some(steps) = flood.walk(grid, trip, max_span, budget, &mut words) {
                         (walk, walked) = (steps, true);
+                        walks.note_walk(walk, manhattan);
                         lower = lower.max(walk);
                     }
                 }
@@ -349,6 +353,7 @@ impl Planner for Jpst {
                 let found = bare.path(grid.walls(), query, p, &mut pass);
                 if let Some(cells) = &found {
                     (walk, walked) = (cells.len() as Tick - 1, true);
+                    walks.note_walk(walk, manhattan);
                     lower = lower.max(walk);
                 }
                 // Cells the mend looked at.
@@ -417,22 +422,16 @@ impl Planner for Jpst {
                 }
             }
             // Guided by walking distances where the estimate is Manhattan's
-            // and the walls may mislead it: the quickest walk is unknown,
-            // or a quarter or more longer than the Manhattan distance. A
-            // goal the start cannot walk to is unreachable.
-            let detour = walk.saturating_sub(manhattan);
-            let guided = if walking && (!walked || detour * 4 >= manhattan) {
-                walks.guide(grid, query, p)
-            } else {
-                None
-            };
+            // and the walls mislead it (see `walk_estimate.rs`). A goal the
+            // start cannot walk to is unreachable.
+            let guided = walks.guide(walking, grid, query, p, walked.then_some(walk));
             let result = match &guided {
-                Some((walked, cost)) => {
+                Some((on_foot, cost)) => {
                     pass.expanded += cost;
-                    if walked.h.at_index(walked.start) == UNREACHABLE {
+                    if on_foot.h.at_index(on_foot.start) == UNREACHABLE {
                         Err(PlanError::Unreachable)
                     } else {
-                        search.run(grid, query, walked, walked.goal_ready, stats)
+                        search.run(grid, query, on_foot, on_foot.goal_ready, stats)
                     }
                 }
                 None => search.run(grid, query, p, p.goal_ready, stats),

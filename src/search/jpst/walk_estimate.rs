@@ -7,13 +7,15 @@
 //! They come from one breadth-first search over the map per goal, kept for
 //! the next queries to the same goal like the Perfect-2D tables. That pass
 //! over the map is paid only by queries that reach the temporal search
-//! (the first pass and the flood do without it) where the walls may
-//! mislead Manhattan (the planner decides: the quickest walk is unknown or
-//! a quarter longer than the Manhattan distance), and only on maps of at
-//! most [`MAX_CELLS`] cells. Its time counts as the query's own, not as a
+//! (the first pass and the flood do without it) among moving obstacles
+//! (without them the search is plain jump point search, quick with any
+//! estimate), where the walls mislead Manhattan: the quickest walk is a
+//! quarter longer than the Manhattan distance, or, where this query did
+//! not find its quickest walk, the walks of recent queries were on
+//! average. Maps of more than [`MAX_CELLS`] cells do without. Its time counts as the query's own, not as a
 //! heuristic table build, and every 32 cells of the map as one expansion.
 
-use crate::grid::NavGrid;
+use crate::grid::{NavGrid, Tick};
 
 use super::super::goal::Prepared;
 use super::super::heuristic::{GoalDistance, HeuristicCache};
@@ -28,25 +30,80 @@ pub(super) const MAX_CELLS: usize = 1 << 20;
 /// worked out, as for the flood's distance search.
 const CELLS_PER_EXPANSION: u64 = 32;
 
-/// The walking-distance tables of recent goals.
+/// When [`Jpst`](super::Jpst)'s temporal search guides itself by walking
+/// distances instead of the Manhattan distance it was given (see
+/// [`Jpst::with_walking_estimate`](super::Jpst::with_walking_estimate)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WalkingEstimate {
+    /// Never: the Manhattan distance throughout.
+    Off,
+    /// Among moving obstacles, where the walls mislead the Manhattan
+    /// distance: the query's quickest walk (where the first pass or the
+    /// flood found it) is a quarter longer than its Manhattan distance, or
+    /// recent queries' were on average.
+    #[default]
+    Auto,
+    /// In every temporal search.
+    Always,
+}
+
+/// Weight of the newest query in the running average of detours.
+const DETOUR_WEIGHT: f64 = 1.0 / 16.0;
+
+/// The share of the Manhattan distance a quickest walk must add for the
+/// walls to count as misleading.
+const MISLEADING_DETOUR: f64 = 0.25;
+
+/// The walking-distance tables of recent goals, and how far recent quickest
+/// walks strayed from the Manhattan distance.
 #[derive(Debug, Default)]
 pub(super) struct WalkEstimates {
     tables: HeuristicCache,
+    /// Running average of (walk - Manhattan) / Manhattan over the queries
+    /// whose quickest walk was found.
+    detour: f64,
 }
 
 impl WalkEstimates {
+    /// Notes the steps of a query's quickest walk against its Manhattan
+    /// distance.
+    pub fn note_walk(&mut self, walk: Tick, manhattan: Tick) {
+        if manhattan > 0 {
+            let detour = f64::from(walk.saturating_sub(manhattan)) / f64::from(manhattan);
+            self.detour += (detour - self.detour) * DETOUR_WEIGHT;
+        }
+    }
+
     /// `p` with the steps to `query`'s goal on foot as its estimate, and
     /// the expansions the breadth-first search counts (none if the goal's
-    /// table was kept); `None` where the map is too large, or `p` already
-    /// has a table (Perfect-2D).
+    /// table was kept), where `when` says so (`walk` is the query's quickest
+    /// walk, if found). `None` where it does not, the map is too large, or
+    /// `p` already has a table (Perfect-2D).
     pub fn guide(
         &mut self,
+        when: WalkingEstimate,
         grid: &NavGrid,
         query: &Query,
         p: &Prepared,
+        walk: Option<Tick>,
     ) -> Option<(Prepared, u64)> {
         let walls = grid.walls();
         if p.h.has_table() || walls.cell_count() > MAX_CELLS {
+            return None;
+        }
+        let manhattan = query.start.manhattan(query.goal);
+        let misleads = |steps: Tick| {
+            f64::from(steps.saturating_sub(manhattan)) >= MISLEADING_DETOUR * f64::from(manhattan)
+        };
+        let wanted = match when {
+            WalkingEstimate::Off => false,
+            WalkingEstimate::Always => true,
+            WalkingEstimate::Auto => {
+                grid.obstacles().touched_cells() > 0
+                    && walk.map_or(self.detour >= MISLEADING_DETOUR, misleads)
+            }
+        };
+        if !wanted {
             return None;
         }
         let built = !self.tables.holds(walls, query.goal);
@@ -63,6 +120,7 @@ impl WalkEstimates {
 
 #[cfg(test)]
 mod tests {
+    use super::WalkingEstimate;
     use crate::grid::{Cell, NavGrid, StaticGrid};
     use crate::search::{Heuristic, Jpst, PlanError, Planner, Query};
 
@@ -77,7 +135,7 @@ mod tests {
         NavGrid::new(crate::io::parse_map(text, "maze-128-128-1.map").unwrap())
     }
 
-    fn temporal_search_only(walking: bool) -> Jpst {
+    fn temporal_search_only(walking: WalkingEstimate) -> Jpst {
         Jpst::new(Heuristic::Manhattan)
             .with_static_first(false)
             .with_flood(false)
@@ -88,8 +146,8 @@ mod tests {
     fn walking_distances_find_the_same_cost_with_fewer_expansions() {
         let grid = maze();
         let (start, goal) = (Cell::new(1, 1), Cell::new(125, 125));
-        let mut plain = temporal_search_only(false);
-        let mut guided = temporal_search_only(true);
+        let mut plain = temporal_search_only(WalkingEstimate::Off);
+        let mut guided = temporal_search_only(WalkingEstimate::Always);
         let query = Query::new(start, goal);
         let want = plain.plan(&grid, &query).unwrap().cost();
         assert_eq!(guided.plan(&grid, &query).unwrap().cost(), want);
@@ -105,8 +163,12 @@ mod tests {
     fn open_ground_costs_the_same_either_way() {
         let grid = walled();
         let query = Query::new(Cell::new(18, 38), Cell::new(22, 38));
-        let want = temporal_search_only(false).plan(&grid, &query).unwrap();
-        let got = temporal_search_only(true).plan(&grid, &query).unwrap();
+        let want = temporal_search_only(WalkingEstimate::Off)
+            .plan(&grid, &query)
+            .unwrap();
+        let got = temporal_search_only(WalkingEstimate::Always)
+            .plan(&grid, &query)
+            .unwrap();
         assert_eq!(got.cost(), want.cost());
     }
 
@@ -115,13 +177,68 @@ mod tests {
         // The wall has no gap at all.
         let grid = NavGrid::new(StaticGrid::from_fn(40, 40, |c| c.x != 20).unwrap());
         let query = Query::new(Cell::new(18, 38), Cell::new(22, 38)).with_horizon(500);
-        let mut guided = temporal_search_only(true);
+        let mut guided = temporal_search_only(WalkingEstimate::Always);
         assert_eq!(guided.plan(&grid, &query), Err(PlanError::Unreachable));
         assert_eq!(
-            temporal_search_only(false)
+            temporal_search_only(WalkingEstimate::Off)
                 .plan(&grid, &query)
                 .map(|p| p.cost()),
             Err(PlanError::Unreachable)
+        );
+    }
+
+    #[test]
+    fn auto_guides_among_moving_obstacles_where_the_walls_mislead() {
+        use super::super::super::goal::Prepared;
+        use super::WalkEstimates;
+        use crate::grid::ObstacleEnd;
+        use crate::search::HeuristicCache;
+
+        let mut grid = maze();
+        let query = Query::new(Cell::new(1, 1), Cell::new(125, 125));
+        let manhattan = query.start.manhattan(query.goal);
+        let p = Prepared::new(
+            &grid,
+            &query,
+            Heuristic::Manhattan,
+            &mut HeuristicCache::default(),
+        )
+        .unwrap();
+        let mut walks = WalkEstimates::default();
+        let auto = WalkingEstimate::Auto;
+        // Without moving obstacles the search is plain jump point search.
+        assert!(
+            walks
+                .guide(auto, &grid, &query, &p, Some(2 * manhattan))
+                .is_none()
+        );
+        assert!(
+            grid.add_obstacle(50, &[Cell::new(1, 1)], ObstacleEnd::Vanish)
+                .is_ok()
+        );
+        // A walk close to the Manhattan distance: no table.
+        assert!(
+            walks
+                .guide(auto, &grid, &query, &p, Some(manhattan + 2))
+                .is_none()
+        );
+        // A long detour: the table, whose search counts 128 * 128 / 32.
+        let (_, cost) = walks
+            .guide(auto, &grid, &query, &p, Some(2 * manhattan))
+            .unwrap();
+        assert_eq!(cost, 512);
+        // Walk unknown: recent walks decide.
+        assert!(walks.guide(auto, &grid, &query, &p, None).is_none());
+        for _ in 0..64 {
+            walks.note_walk(200, 100);
+        }
+        let (_, cost) = walks.guide(auto, &grid, &query, &p, None).unwrap();
+        assert_eq!(cost, 0, "the goal's table is kept");
+        let off = WalkingEstimate::Off;
+        assert!(
+            walks
+                .guide(off, &grid, &query, &p, Some(2 * manhattan))
+                .is_none()
         );
     }
 }
