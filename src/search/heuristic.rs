@@ -71,26 +71,44 @@ impl HeuristicCache {
 }
 
 /// Breadth-first distances over walkable cells from `goal`.
+///
+/// A level at a time over dense indices: a cell's neighbours are one index
+/// or one row away, and a cell not yet reached reads [`UNREACHABLE`], so
+/// one read and one wall bit decide each neighbour.
 pub(crate) fn bfs_from(walls: &StaticGrid, goal: Cell) -> Vec<u32> {
     let mut dist = vec![UNREACHABLE; walls.cell_count()];
     if !walls.is_passable(goal) {
         return dist;
     }
-    let mut queue = VecDeque::new();
+    let (w, h) = (walls.width(), walls.height());
+    let width = w as usize;
+    let rows = walls.rows();
+    // Cells in the order reached, with their coordinates.
+    let mut queue: Vec<(u32, u32)> = Vec::with_capacity(walls.cell_count() / 4 + 1);
     dist[walls.index(goal)] = 0;
-    queue.push_back(goal);
-    while let Some(cell) = queue.pop_front() {
-        let d = dist[walls.index(cell)] + 1;
-        for dir in crate::grid::Dir::ALL {
-            if let Some(n) = cell.step(dir)
-                && walls.is_passable(n)
-            {
-                let i = walls.index(n);
-                if dist[i] == UNREACHABLE {
-                    dist[i] = d;
-                    queue.push_back(n);
-                }
+    queue.push((goal.x, goal.y));
+    let mut head = 0;
+    while let Some(&(x, y)) = queue.get(head) {
+        head += 1;
+        let i = y as usize * width + x as usize;
+        let d = dist[i] + 1;
+        let mut reach = |n: usize, nx: u32, ny: u32| {
+            if dist[n] == UNREACHABLE && rows.get(nx, ny) {
+                dist[n] = d;
+                queue.push((nx, ny));
             }
+        };
+        if y > 0 {
+            reach(i - width, x, y - 1);
+        }
+        if y + 1 < h {
+            reach(i + width, x, y + 1);
+        }
+        if x > 0 {
+            reach(i - 1, x - 1, y);
+        }
+        if x + 1 < w {
+            reach(i + 1, x + 1, y);
         }
     }
     dist

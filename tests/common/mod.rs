@@ -48,9 +48,8 @@ pub fn all_planners() -> Vec<Box<dyn Planner>> {
         Box::new(Jpst::new(Heuristic::Manhattan).with_speculative_wait(true)),
         Box::new(Jpst::new(Heuristic::Manhattan).with_jump_limit(5)),
         // The flood alone before the temporal search, and neither stage:
-        // the temporal search guided by Manhattan distances where the
-        // walls do not mislead them, by walking distances always, and by
-        // Manhattan's always.
+        // the temporal search guided as by default, by walking distances
+        // always, and by Manhattan's always.
         Box::new(Jpst::new(Heuristic::Manhattan).with_static_first(false)),
         Box::new(
             Jpst::new(Heuristic::Manhattan)
@@ -68,6 +67,14 @@ pub fn all_planners() -> Vec<Box<dyn Planner>> {
                 .with_static_first(false)
                 .with_flood(false)
                 .with_walking_estimate(WalkingEstimate::Off),
+        ),
+        // Manhattan's estimate for a few expansions, walking distances
+        // after: entries queued before keep their keys.
+        Box::new(
+            Jpst::new(Heuristic::Manhattan)
+                .with_static_first(false)
+                .with_flood(false)
+                .with_walking_estimate(WalkingEstimate::After(3)),
         ),
     ]
 }

@@ -56,8 +56,8 @@ use pass_plan::PassOrFlood;
 use scan::{JumpPoint, Scanner};
 use slack_plan::RecentArrivals;
 use static_first::Odds;
-use walk_estimate::WalkEstimates;
 pub use walk_estimate::WalkingEstimate;
+use walk_estimate::{Guide, WalkEstimates};
 
 /// The default jump limit: effectively none.
 pub const NO_JUMP_LIMIT: u32 = u32::MAX;
@@ -424,18 +424,18 @@ impl Planner for Jpst {
             // Guided by walking distances where the estimate is Manhattan's
             // and the walls mislead it (see `walk_estimate.rs`). A goal the
             // start cannot walk to is unreachable.
-            let guided = walks.guide(walking, grid, query, p, walked.then_some(walk));
-            let result = match &guided {
-                Some((on_foot, cost)) => {
-                    pass.expanded += cost;
-                    if on_foot.h.at_index(on_foot.start) == UNREACHABLE {
-                        Err(PlanError::Unreachable)
-                    } else {
-                        search.run(grid, query, on_foot, on_foot.goal_ready, stats)
-                    }
-                }
-                None => search.run(grid, query, p, p.goal_ready, stats),
+            let guide = walks.plan_for(walking, grid, query, p, walked.then_some(walk));
+            let mut walked_estimate = || {
+                let (walked, cost) = walks.on_foot(grid, query, p);
+                pass.expanded += cost;
+                walked
             };
+            let on_foot: Option<(u64, &mut dyn FnMut() -> Prepared)> = match guide {
+                Guide::Manhattan => None,
+                Guide::OnFoot => Some((0, &mut walked_estimate)),
+                Guide::OnFootAfter(after) => Some((after, &mut walked_estimate)),
+            };
+            let result = search.run(grid, query, p, p.goal_ready, stats, on_foot);
             if let (true, Ok(plan)) = (flooding, &result) {
                 recent.record((plan.arrival() - query.start_tick).saturating_sub(lower));
             }
@@ -568,14 +568,20 @@ fn flood_fill(
 }
 
 impl JpstSearch {
+    /// Searches from `query`'s start, guided by `first`'s estimate; once
+    /// `on_foot`'s expansions are reached (if given), by the estimate it
+    /// makes from then on. Entries already queued keep their f-values,
+    /// which stay lower bounds, so the answer stays optimal.
     fn run(
         &mut self,
         grid: &NavGrid,
         query: &Query,
-        p: &Prepared,
+        first: &Prepared,
         goal_ready: Tick,
         stats: &mut SearchStats,
+        mut on_foot: Option<(u64, &mut dyn FnMut() -> Prepared)>,
     ) -> Result<Plan, PlanError> {
+        let p = first;
         let walls = grid.walls();
         let obstacles = grid.obstacles();
         let width = walls.width() as usize;
@@ -599,7 +605,22 @@ impl JpstSearch {
             node: root,
         });
 
-        while let Some(entry) = self.open.pop() {
+        let mut switched: Option<Prepared> = None;
+        loop {
+            if let Some((after, make)) = on_foot.as_mut()
+                && stats.expanded >= *after
+            {
+                let walked = make();
+                if walked.h.at_index(walked.start) == UNREACHABLE {
+                    return Err(PlanError::Unreachable);
+                }
+                switched = Some(walked);
+                on_foot = None;
+            }
+            let p = switched.as_ref().unwrap_or(first);
+            let Some(entry) = self.open.pop() else {
+                break;
+            };
             let id = entry.node;
             let node = self.nodes.nodes[id as usize];
             if node.g != entry.g || is_done(&node) {

@@ -12,7 +12,14 @@
 //! estimate), where the walls mislead Manhattan: the quickest walk is a
 //! quarter longer than the Manhattan distance, or, where this query did
 //! not find its quickest walk, the walks of recent queries were on
-//! average. Maps of more than [`MAX_CELLS`] cells do without. Its time counts as the query's own, not as a
+//! average. Even then the search first goes on Manhattan's estimate for a
+//! few times what the table would cost, and only a search that has
+//! not finished by then goes on by walking distances (unless the goal's
+//! table is kept, which guides it from the start): many small searches, a
+//! crowd's replans, would pay a table each for nothing. Entries already
+//! queued keep their Manhattan keys, which stay lower bounds, so the
+//! answer stays optimal; no work is thrown away.
+//! Maps of more than [`MAX_CELLS`] cells do without. Its time counts as the query's own, not as a
 //! heuristic table build, and every 32 cells of the map as one expansion.
 
 use crate::grid::{NavGrid, Tick};
@@ -45,7 +52,22 @@ pub enum WalkingEstimate {
     Auto,
     /// In every temporal search.
     Always,
+    /// In every temporal search that has not finished after this many
+    /// expansions on the Manhattan estimate (what `Auto` does where the
+    /// walls mislead, with the table's cost as the count).
+    After(u64),
 }
+
+/// Cells of the map per expansion a search goes on Manhattan's estimate
+/// before it works out walking distances (where `Auto` would use them).
+/// The breadth-first search takes 3-9 ns a cell, an expansion 100-200 ns,
+/// so a search that has not finished by then has spent a few times what
+/// the table costs. With 32 (about the break-even point) a crowd of 600
+/// units on room-64-64-8, whose many small searches rarely pay the table
+/// back, took 9.9 s instead of 7.7-8.0 s without walking distances; with
+/// 8, 8.1 s, while maze-128-128-1's sequential run read 1.25x instead of
+/// 1.27x.
+const TRIAL_CELLS_PER_EXPANSION: u64 = 8;
 
 /// Weight of the newest query in the running average of detours.
 const DETOUR_WEIGHT: f64 = 1.0 / 16.0;
@@ -74,48 +96,77 @@ impl WalkEstimates {
         }
     }
 
-    /// `p` with the steps to `query`'s goal on foot as its estimate, and
-    /// the expansions the breadth-first search counts (none if the goal's
-    /// table was kept), where `when` says so (`walk` is the query's quickest
-    /// walk, if found). `None` where it does not, the map is too large, or
-    /// `p` already has a table (Perfect-2D).
-    pub fn guide(
-        &mut self,
+    /// How the temporal search of `query` is to be guided, `when` asked
+    /// (`walk` is the query's quickest walk, if found).
+    pub fn plan_for(
+        &self,
         when: WalkingEstimate,
         grid: &NavGrid,
         query: &Query,
         p: &Prepared,
         walk: Option<Tick>,
-    ) -> Option<(Prepared, u64)> {
+    ) -> Guide {
         let walls = grid.walls();
         if p.h.has_table() || walls.cell_count() > MAX_CELLS {
-            return None;
+            return Guide::Manhattan;
         }
         let manhattan = query.start.manhattan(query.goal);
         let misleads = |steps: Tick| {
             f64::from(steps.saturating_sub(manhattan)) >= MISLEADING_DETOUR * f64::from(manhattan)
         };
-        let wanted = match when {
-            WalkingEstimate::Off => false,
-            WalkingEstimate::Always => true,
+        match when {
+            WalkingEstimate::Off => Guide::Manhattan,
+            WalkingEstimate::Always => Guide::OnFoot,
+            WalkingEstimate::After(expansions) => Guide::OnFootAfter(expansions),
             WalkingEstimate::Auto => {
-                grid.obstacles().touched_cells() > 0
-                    && walk.map_or(self.detour >= MISLEADING_DETOUR, misleads)
+                let wanted = grid.obstacles().touched_cells() > 0
+                    && walk.map_or(self.detour >= MISLEADING_DETOUR, misleads);
+                if !wanted {
+                    Guide::Manhattan
+                } else if self.tables.holds(walls, query.goal) {
+                    Guide::OnFoot
+                } else {
+                    Guide::OnFootAfter(
+                        (walls.cell_count() as u64).div_ceil(TRIAL_CELLS_PER_EXPANSION),
+                    )
+                }
             }
-        };
-        if !wanted {
-            return None;
         }
-        let built = !self.tables.holds(walls, query.goal);
+    }
+
+    /// `p` with the steps to `query`'s goal on foot as its estimate, and
+    /// the expansions their breadth-first search counts (none if the
+    /// goal's table was kept).
+    pub fn on_foot(&mut self, grid: &NavGrid, query: &Query, p: &Prepared) -> (Prepared, u64) {
+        let walls = grid.walls();
+        let cost = if self.tables.holds(walls, query.goal) {
+            0
+        } else {
+            table_cost(grid)
+        };
         let (table, _) = self.tables.distances(walls, query.goal);
         let h = GoalDistance::from_table(query.goal, walls.width() as usize, table);
-        let cost = if built {
-            (walls.cell_count() as u64).div_ceil(CELLS_PER_EXPANSION)
-        } else {
-            0
-        };
-        Some((p.with_h(h), cost))
+        (p.with_h(h), cost)
     }
+}
+
+/// How a temporal search is guided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Guide {
+    /// By the Manhattan distance.
+    Manhattan,
+    /// By walking distances.
+    OnFoot,
+    /// By the Manhattan distance for this many expansions, a few times
+    /// what the walking distances cost to work out, then by those: a small
+    /// search never pays for the table.
+    OnFootAfter(u64),
+}
+
+/// Expansions the breadth-first search of walking distances on `grid`
+/// counts.
+fn table_cost(grid: &NavGrid) -> u64 {
+    (grid.walls().cell_count() as u64).div_ceil(CELLS_PER_EXPANSION)
 }
 
 #[cfg(test)]
@@ -190,55 +241,42 @@ mod tests {
     #[test]
     fn auto_guides_among_moving_obstacles_where_the_walls_mislead() {
         use super::super::super::goal::Prepared;
-        use super::WalkEstimates;
+        use super::{Guide, WalkEstimates};
         use crate::grid::ObstacleEnd;
         use crate::search::HeuristicCache;
 
         let mut grid = maze();
         let query = Query::new(Cell::new(1, 1), Cell::new(125, 125));
         let manhattan = query.start.manhattan(query.goal);
-        let p = Prepared::new(
-            &grid,
-            &query,
-            Heuristic::Manhattan,
-            &mut HeuristicCache::default(),
-        )
-        .unwrap();
+        let mut cache = HeuristicCache::default();
+        let p = Prepared::new(&grid, &query, Heuristic::Manhattan, &mut cache).unwrap();
         let mut walks = WalkEstimates::default();
-        let auto = WalkingEstimate::Auto;
+        let plan = |walks: &WalkEstimates, grid: &NavGrid, walk| {
+            walks.plan_for(WalkingEstimate::Auto, grid, &query, &p, walk)
+        };
         // Without moving obstacles the search is plain jump point search.
-        assert!(
-            walks
-                .guide(auto, &grid, &query, &p, Some(2 * manhattan))
-                .is_none()
-        );
+        assert_eq!(plan(&walks, &grid, Some(2 * manhattan)), Guide::Manhattan);
         assert!(
             grid.add_obstacle(50, &[Cell::new(1, 1)], ObstacleEnd::Vanish)
                 .is_ok()
         );
         // A walk close to the Manhattan distance: no table.
-        assert!(
-            walks
-                .guide(auto, &grid, &query, &p, Some(manhattan + 2))
-                .is_none()
-        );
-        // A long detour: the table, whose search counts 128 * 128 / 32.
-        let (_, cost) = walks
-            .guide(auto, &grid, &query, &p, Some(2 * manhattan))
-            .unwrap();
-        assert_eq!(cost, 512);
+        assert_eq!(plan(&walks, &grid, Some(manhattan + 2)), Guide::Manhattan);
+        // A long detour: Manhattan's estimate for 128 * 128 / 8
+        // expansions, then the table.
+        let after = Guide::OnFootAfter(2048);
+        assert_eq!(plan(&walks, &grid, Some(2 * manhattan)), after);
         // Walk unknown: recent walks decide.
-        assert!(walks.guide(auto, &grid, &query, &p, None).is_none());
+        assert_eq!(plan(&walks, &grid, None), Guide::Manhattan);
         for _ in 0..64 {
             walks.note_walk(200, 100);
         }
-        let (_, cost) = walks.guide(auto, &grid, &query, &p, None).unwrap();
-        assert_eq!(cost, 0, "the goal's table is kept");
-        let off = WalkingEstimate::Off;
-        assert!(
-            walks
-                .guide(off, &grid, &query, &p, Some(2 * manhattan))
-                .is_none()
-        );
+        assert_eq!(plan(&walks, &grid, None), after);
+        // Once the goal's table is kept, it guides at once, for free.
+        assert_eq!(walks.on_foot(&grid, &query, &p).1, 512);
+        assert_eq!(walks.on_foot(&grid, &query, &p).1, 0);
+        assert_eq!(plan(&walks, &grid, None), Guide::OnFoot);
+        let off = walks.plan_for(WalkingEstimate::Off, &grid, &query, &p, None);
+        assert_eq!(off, Guide::Manhattan);
     }
 }
