@@ -259,14 +259,17 @@ impl Jpst {
     /// see the walls. They take one breadth-first search over the map per
     /// goal, kept for the next queries to the same goal (16 goals), paid
     /// only by queries the first pass and the flood leave to the temporal
-    /// search, and only on maps of at most 2^20 cells; on open ground they
-    /// would not pay for themselves, so by default only where the walls
-    /// mislead the Manhattan distance (see [`WalkingEstimate::Auto`]). That
-    /// search is timed with the query (not as a heuristic table build), and
-    /// every 32 cells of the map count as one expansion in
-    /// [`Planner::last_stats`], but not against [`Query::budget`]. A goal
-    /// the start cannot walk to is reported [`PlanError::Unreachable`] at
-    /// once.
+    /// search, and only on maps of at most 2^20 cells. On open ground, and
+    /// in small searches, they would not pay for themselves, so by default
+    /// only where the walls mislead the Manhattan distance (see
+    /// [`WalkingEstimate::Auto`]), and only once a search has spent an
+    /// eighth of the map's cells in expansions: it goes on from there with
+    /// the new estimate, losing nothing (entries already queued keep their
+    /// keys, which stay lower bounds). The breadth-first search is timed
+    /// with the query (not as a heuristic table build), and every 32 cells
+    /// of the map count as one expansion in [`Planner::last_stats`], but
+    /// not against [`Query::budget`]. A goal the start cannot walk to is
+    /// reported [`PlanError::Unreachable`] once the table is made.
     pub fn with_walking_estimate(mut self, when: WalkingEstimate) -> Self {
         self.walking_estimate = when;
         self
@@ -426,9 +429,9 @@ impl Planner for Jpst {
             // start cannot walk to is unreachable.
             let guide = walks.plan_for(walking, grid, query, p, walked.then_some(walk));
             let mut walked_estimate = || {
-                let (walked, cost) = walks.on_foot(grid, query, p);
+                let (on_foot, cost) = walks.on_foot(grid, query, p);
                 pass.expanded += cost;
-                walked
+                on_foot
             };
             let on_foot: Option<(u64, &mut dyn FnMut() -> Prepared)> = match guide {
                 Guide::Manhattan => None,

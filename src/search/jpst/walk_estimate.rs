@@ -18,9 +18,10 @@
 //! table is kept, which guides it from the start): many small searches, a
 //! crowd's replans, would pay a table each for nothing. Entries already
 //! queued keep their Manhattan keys, which stay lower bounds, so the
-//! answer stays optimal; no work is thrown away.
-//! Maps of more than [`MAX_CELLS`] cells do without. Its time counts as the query's own, not as a
-//! heuristic table build, and every 32 cells of the map as one expansion.
+//! answer stays optimal; no work is thrown away. Maps of more than
+//! [`MAX_CELLS`] cells do without. The breadth-first search's time counts
+//! as the query's own, not as a heuristic table build, and every 32 cells
+//! of the map as one expansion.
 
 use crate::grid::{NavGrid, Tick};
 
@@ -54,7 +55,7 @@ pub enum WalkingEstimate {
     Always,
     /// In every temporal search that has not finished after this many
     /// expansions on the Manhattan estimate (what `Auto` does where the
-    /// walls mislead, with the table's cost as the count).
+    /// walls mislead, after an eighth of the map's cells).
     After(u64),
 }
 
