@@ -728,9 +728,8 @@ impl TemporalMap {
     /// such interval).
     #[inline]
     pub(crate) fn entry_departures(&self, cell: usize, interval: usize) -> u8 {
-        self.timeline(cell)
-            .and_then(|tl| tl.entries.get(interval).copied())
-            .unwrap_or(0)
+        let (_, entries) = self.safe_intervals_and_entries(cell);
+        entries.get(interval).copied().unwrap_or(0)
     }
 
     /// One past the last tick at which the cell is blocked or left by an

@@ -70,19 +70,6 @@ impl Prepared {
         })
     }
 
-    /// The same query with estimate `h` instead (its build time is not
-    /// added to [`heuristic_micros`](Self::heuristic_micros)).
-    pub(crate) fn with_h(&self, h: GoalDistance) -> Self {
-        Self {
-            start: self.start,
-            goal: self.goal,
-            goal_ready: self.goal_ready,
-            h,
-            heuristic_micros: self.heuristic_micros,
-            horizon: self.horizon,
-        }
-    }
-
     /// The search must stop: the best node left in the open list, with
     /// `f` (a lower bound on any arrival through it), arrives after the
     /// horizon, and so would every node after it.

@@ -150,15 +150,6 @@ impl GoalDistance {
         self.table.is_some()
     }
 
-    /// The walking distances `table` to `goal` on a map `width` cells wide.
-    pub(crate) fn from_table(goal: Cell, width: usize, table: Arc<[u32]>) -> Self {
-        Self {
-            goal,
-            width,
-            table: Some(table),
-        }
-    }
-
     /// The estimate at `cell` (dense index `index`); [`UNREACHABLE`] when the
     /// goal is statically unreachable from it.
     #[inline]

@@ -429,11 +429,11 @@ impl Planner for Jpst {
             // start cannot walk to is unreachable.
             let guide = walks.plan_for(walking, grid, query, p, walked.then_some(walk));
             let mut walked_estimate = || {
-                let (on_foot, cost) = walks.on_foot(grid, query, p);
+                let (on_foot, cost) = walks.on_foot(grid, query);
                 pass.expanded += cost;
                 on_foot
             };
-            let on_foot: Option<(u64, &mut dyn FnMut() -> Prepared)> = match guide {
+            let on_foot: Option<(u64, &mut OnFoot)> = match guide {
                 Guide::Manhattan => None,
                 Guide::OnFoot => Some((0, &mut walked_estimate)),
                 Guide::OnFootAfter(after) => Some((after, &mut walked_estimate)),
@@ -570,6 +570,10 @@ fn flood_fill(
     Flooded::NotBy
 }
 
+/// Makes a query's preparation with walking distances as its estimate
+/// (see `walk_estimate.rs`).
+type OnFoot<'a> = dyn FnMut() -> Result<Prepared, PlanError> + 'a;
+
 impl JpstSearch {
     /// Searches from `query`'s start, guided by `first`'s estimate; once
     /// `on_foot`'s expansions are reached (if given), by the estimate it
@@ -582,7 +586,7 @@ impl JpstSearch {
         first: &Prepared,
         goal_ready: Tick,
         stats: &mut SearchStats,
-        mut on_foot: Option<(u64, &mut dyn FnMut() -> Prepared)>,
+        mut on_foot: Option<(u64, &mut OnFoot)>,
     ) -> Result<Plan, PlanError> {
         let p = first;
         let walls = grid.walls();
@@ -613,11 +617,7 @@ impl JpstSearch {
             if let Some((after, make)) = on_foot.as_mut()
                 && stats.expanded >= *after
             {
-                let walked = make();
-                if walked.h.at_index(walked.start) == UNREACHABLE {
-                    return Err(PlanError::Unreachable);
-                }
-                switched = Some(walked);
+                switched = Some(make()?);
                 on_foot = None;
             }
             let p = switched.as_ref().unwrap_or(first);

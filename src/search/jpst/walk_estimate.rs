@@ -25,9 +25,10 @@
 
 use crate::grid::{NavGrid, Tick};
 
+use super::super::error::PlanError;
 use super::super::goal::Prepared;
-use super::super::heuristic::{GoalDistance, HeuristicCache};
-use super::super::query::Query;
+use super::super::heuristic::HeuristicCache;
+use super::super::query::{Heuristic, Query};
 
 /// Largest map, in cells, whose walking distances the temporal search
 /// works out for itself: a breadth-first search of a million cells takes
@@ -135,19 +136,19 @@ impl WalkEstimates {
         }
     }
 
-    /// `p` with the steps to `query`'s goal on foot as its estimate, and
-    /// the expansions their breadth-first search counts (none if the
+    /// `query` prepared with the steps to its goal on foot as its
+    /// estimate, as for [`Heuristic::Perfect2D`] but from these tables
+    /// ([`PlanError::Unreachable`] if the start cannot walk to the goal),
+    /// and the expansions their breadth-first search counts (none if the
     /// goal's table was kept).
-    pub fn on_foot(&mut self, grid: &NavGrid, query: &Query, p: &Prepared) -> (Prepared, u64) {
-        let walls = grid.walls();
-        let cost = if self.tables.holds(walls, query.goal) {
+    pub fn on_foot(&mut self, grid: &NavGrid, query: &Query) -> (Result<Prepared, PlanError>, u64) {
+        let cost = if self.tables.holds(grid.walls(), query.goal) {
             0
         } else {
             table_cost(grid)
         };
-        let (table, _) = self.tables.distances(walls, query.goal);
-        let h = GoalDistance::from_table(query.goal, walls.width() as usize, table);
-        (p.with_h(h), cost)
+        let prepared = Prepared::new(grid, query, Heuristic::Perfect2D, &mut self.tables);
+        (prepared, cost)
     }
 }
 
@@ -274,8 +275,8 @@ mod tests {
         }
         assert_eq!(plan(&walks, &grid, None), after);
         // Once the goal's table is kept, it guides at once, for free.
-        assert_eq!(walks.on_foot(&grid, &query, &p).1, 512);
-        assert_eq!(walks.on_foot(&grid, &query, &p).1, 0);
+        assert_eq!(walks.on_foot(&grid, &query).1, 512);
+        assert_eq!(walks.on_foot(&grid, &query).1, 0);
         assert_eq!(plan(&walks, &grid, None), Guide::OnFoot);
         let off = walks.plan_for(WalkingEstimate::Off, &grid, &query, &p, None);
         assert_eq!(off, Guide::Manhattan);
