@@ -7,8 +7,9 @@
 
 use std::cmp::Ordering;
 
-use crate::grid::{Dir, DirSet, Tick};
+use crate::grid::{Dir, DirSet, NavGrid, Tick};
 
+use super::error::PlanError;
 use super::goal::cell_of;
 use super::plan::{Plan, SearchStats, Waypoint};
 
@@ -88,6 +89,25 @@ impl NodeTable {
 }
 
 impl NodeTable {
+    /// Forgets the previous search on `grid` and makes its root: cell
+    /// `start` (dense index) in its safe interval at `tick`, reached then.
+    /// [`PlanError::StartBlocked`] if the start is blocked at `tick`.
+    pub(crate) fn start_at(
+        &mut self,
+        grid: &NavGrid,
+        start: usize,
+        tick: Tick,
+    ) -> Result<u32, PlanError> {
+        let obstacles = grid.obstacles();
+        self.reset(grid.walls().cell_count());
+        let interval = obstacles
+            .interval_at(start, tick)
+            .ok_or(PlanError::StartBlocked)?;
+        let root = self.get(start, interval, obstacles.safe_intervals(start).len());
+        self.nodes[root as usize].g = tick;
+        Ok(root)
+    }
+
     /// The cell `node` was reached from and the safe interval it left
     /// there, or `None` for the root.
     #[inline]

@@ -69,16 +69,8 @@ impl SippSearch {
         let walls = grid.walls();
         let obstacles = grid.obstacles();
         let width = walls.width() as usize;
-        self.nodes.reset(walls.cell_count());
         self.open.clear();
-
-        let start_iv = obstacles
-            .interval_at(p.start, query.start_tick)
-            .ok_or(PlanError::StartBlocked)?;
-        let root = self
-            .nodes
-            .get(p.start, start_iv, obstacles.safe_intervals(p.start).len());
-        self.nodes.nodes[root as usize].g = query.start_tick;
+        let root = self.nodes.start_at(grid, p.start, query.start_tick)?;
         self.open.push(OpenEntry {
             f: query.start_tick as u64 + p.h.at_index(p.start) as u64,
             g: query.start_tick,

@@ -10,7 +10,7 @@
 //! neighbours are SIPP steps (every reachable safe interval, waiting first
 //! when needed; `step.rs`) and whose steps toward quiet neighbours are jumps
 //! again (`scan.rs`). Waits only ever happen at full nodes, just before a
-//! neighbour opens.
+//! neighbour opens. That search is in `search.rs`.
 //!
 //! Before that search, [`Jpst::plan`](Planner::plan) tries two cheaper
 //! stages that answer only with paths proven earliest: jump point search
@@ -18,42 +18,44 @@
 //! it meets no moving obstacle or can be mended without arriving later
 //! (`static_first.rs`, `reroute.rs`), and a bit-parallel flood of the
 //! time-expanded grid within a few ticks of the lower bound that pass
-//! gives, then within 64 and 256 (`flood/`). Each is tried only while it
-//! has been paying. Where the pass pays against the search but seldom
-//! holds, the flood goes first and finds the quickest walk itself
-//! (`pass_plan.rs`). Where the query's estimate is Manhattan's and the
+//! gives, then within 64 and 256 (`flood/`; which floods a query tries,
+//! `flood_tries.rs`). Each is tried only while it has been paying. Where
+//! the pass pays against the search but seldom holds, the flood goes first
+//! and finds the quickest walk itself (`pass_plan.rs`). Where the query's estimate is Manhattan's and the
 //! walls may mislead it, the temporal search is guided by walking
 //! distances instead (`walk_estimate.rs`).
 
 mod bare;
 mod bare_cells;
 mod flood;
+mod flood_tries;
 mod jump_table;
 mod pass_plan;
 mod reroute;
 mod scan;
+mod search;
 mod slack_plan;
 mod static_first;
 #[cfg(test)]
 mod test_rng;
 mod walk_estimate;
 
-use crate::grid::{Dir, DirSet, FOREVER, NavGrid, Tick};
+use crate::grid::{NavGrid, Tick};
 
 use super::Planner;
 use super::error::PlanError;
-use super::goal::{Prepared, QueryRunner};
-use super::heuristic::UNREACHABLE;
-use super::nodes::{Node, NodeTable, OpenEntry};
-use super::open::{OpenList, Stack};
+use super::goal::QueryRunner;
 use super::plan::{Plan, SearchStats};
 use super::query::{Heuristic, Query};
-use super::step::step_into;
 use super::validate::validate_path;
 use bare::BareSearch;
 use flood::{Flood, Flooded};
+use flood_tries::{
+    FLOOD_SLACKS, WAIT_BANDS, WIDE_SLACKS, WIDE_WORDS_PER_EXPANSION, WORDS_PER_EXPANSION,
+    flood_budget, flood_fill, last_tick,
+};
 use pass_plan::PassOrFlood;
-use scan::{JumpPoint, Scanner};
+use search::{JpstSearch, OnFoot};
 use slack_plan::RecentArrivals;
 use static_first::Odds;
 pub use walk_estimate::WalkingEstimate;
@@ -107,17 +109,6 @@ pub struct Jpst {
     walks: WalkEstimates,
 }
 
-/// The settings and reusable buffers of one JPST search.
-#[derive(Debug, Default)]
-struct JpstSearch {
-    jump_limit: u32,
-    speculative_wait: bool,
-    nodes: NodeTable,
-    open: OpenList<Stack>,
-    successors: Vec<JumpPoint>,
-    waits: Vec<u32>,
-}
-
 impl Default for Jpst {
     fn default() -> Self {
         Self::new(Heuristic::default())
@@ -131,11 +122,7 @@ impl Jpst {
         Self {
             runner: QueryRunner::new(heuristic),
             last_stage: JpstStage::Search,
-            search: JpstSearch {
-                jump_limit: NO_JUMP_LIMIT,
-                speculative_wait: false,
-                ..JpstSearch::default()
-            },
+            search: JpstSearch::new(NO_JUMP_LIMIT),
             bare: BareSearch::default(),
             static_first: true,
             odds: Odds::default(),
@@ -461,396 +448,4 @@ impl Planner for Jpst {
             })
         })
     }
-}
-
-/// Row words a flood counts as one temporal expansion when its odds weigh
-/// it against the search. Timed side by side on the same queries, a word
-/// costs what 1/18 to 1/10 of an expansion does (12-30 ns against 180-290
-/// ns); whole sequential runs of brc202d, lak303d, ost003d, room-64-64-8
-/// and maze-128-128-1 with 16, 32 and 64 did best overall with 32 (brc202d
-/// 1.10x -> 1.33x over 16, maze-128-128-1 first 100 agents 0.87x ->
-/// 0.72-0.80x, the rest within 0.07).
-const WORDS_PER_EXPANSION: u64 = 32;
-
-/// Slack above the lower bound of each flood that may be tried, in ticks;
-/// a query tries those that recent arrivals say are worth it (see
-/// `slack_plan.rs`). Sequential runs with all of 4, 8, 16 and 32 tried,
-/// against 4 and 16: ost003d 5.31x -> 5.67x, lak303d 4.18x -> 4.62x,
-/// brc202d 7.00x -> 7.87x, den520d 4.59x -> 4.88x, but room-64-64-8 1.11x
-/// -> 1.05x (its agents 300-599 0.93x), where most arrivals lie 16 or more
-/// ticks late; chosen from recent arrivals, room-64-64-8 reads 1.19x.
-const FLOOD_SLACKS: [Tick; 4] = [4, 8, 16, 32];
-
-/// Slacks of the wide floods, tried in turn after those of
-/// [`FLOOD_SLACKS`] fail, each while it has been paying on the queries
-/// that get to it (see `wide_odds`).
-const WIDE_SLACKS: [Tick; 2] = [64, 256];
-
-/// Row words the wide floods' odds count as one expansion.
-const WIDE_WORDS_PER_EXPANSION: u64 = 12;
-
-/// Steps above the quickest walk that the cells of a flood for a goal free
-/// only later may add, tried in turn: a band too narrow to wait in dies
-/// out after a few words.
-const WAIT_BANDS: [Tick; 3] = [2, 8, 32];
-
-/// Most row words the floods of one query may process (32 MiB of reached
-/// sets).
-const FLOOD_MAX_WORDS: u64 = 1 << 22;
-
-/// Most row words the floods of `query` may process: its expansion
-/// budget, counted as the flood's odds count words, within
-/// [`FLOOD_MAX_WORDS`].
-fn flood_budget(query: &Query) -> u64 {
-    query.budget.map_or(FLOOD_MAX_WORDS, |b| {
-        b.saturating_mul(WORDS_PER_EXPANSION).min(FLOOD_MAX_WORDS)
-    })
-}
-
-/// The last tick a path of `query` may arrive at: its horizon, or the
-/// last tick a flood can bound.
-fn last_tick(query: &Query) -> Tick {
-    query.horizon.map_or(FOREVER - 1, |h| {
-        query.start_tick.saturating_add(h).min(FOREVER - 1)
-    })
-}
-
-/// An earliest path found by floods bounded `lower` plus each of `slacks`
-/// ticks in turn (first, where the goal is free only late, by floods kept
-/// to the cells each of `bands` steps off the quickest walks), if one
-/// arrives by the last bound: [`Flooded::NotBy`] if
-/// none does, [`Flooded::TooBig`] if the horizon or the word limit
-/// (shared by every flood of the query through `words`) stops the tries.
-fn flood_fill(
-    flood: &mut Flood,
-    grid: &NavGrid,
-    query: &Query,
-    p: &Prepared,
-    (lower, walk): (Tick, Tick),
-    (bands, slacks): (&[Tick], &[Tick]),
-    words: &mut u64,
-) -> Flooded {
-    let start = query.start_tick;
-    let last = last_tick(query);
-    let max_words = flood_budget(query);
-    // The goal is free for good only well after the quickest walk would
-    // arrive, so the agent must wait on the way, and a flood bounded by that
-    // tick takes in every cell it could wait on. A path that arrives at the
-    // lower bound is optimal whatever cells it uses: first look for one
-    // through the cells of near-quickest walks only.
-    let by = start.saturating_add(lower);
-    if lower > walk + FLOOD_SLACKS[0] && by <= last {
-        let trip = (query.start, start, query.goal, p.goal_ready);
-        for &band in bands {
-            match flood.run_within(grid, trip, by, walk + band, max_words, words) {
-                Flooded::Path(cells) => return Flooded::Path(cells),
-                Flooded::TooBig => return Flooded::TooBig,
-                Flooded::NotBy => {}
-            }
-        }
-    }
-    for &slack in slacks {
-        let arrive_by = start.saturating_add(lower).saturating_add(slack).min(last);
-        match flood.run(
-            grid,
-            query.start,
-            start,
-            query.goal,
-            p.goal_ready,
-            arrive_by,
-            max_words,
-            words,
-        ) {
-            Flooded::NotBy if arrive_by < last => {}
-            // The horizon allows no wider flood.
-            Flooded::NotBy => return Flooded::TooBig,
-            found => return found,
-        }
-    }
-    Flooded::NotBy
-}
-
-/// Makes a query's preparation with walking distances as its estimate
-/// (see `walk_estimate.rs`).
-type OnFoot<'a> = dyn FnMut() -> Result<Prepared, PlanError> + 'a;
-
-impl JpstSearch {
-    /// Searches from `query`'s start, guided by `first`'s estimate; once
-    /// `on_foot`'s expansions are reached (if given), by the estimate it
-    /// makes from then on. Entries already queued keep their f-values,
-    /// which stay lower bounds, so the answer stays optimal.
-    fn run(
-        &mut self,
-        grid: &NavGrid,
-        query: &Query,
-        first: &Prepared,
-        goal_ready: Tick,
-        stats: &mut SearchStats,
-        mut on_foot: Option<(u64, &mut OnFoot)>,
-    ) -> Result<Plan, PlanError> {
-        let p = first;
-        let walls = grid.walls();
-        let obstacles = grid.obstacles();
-        let width = walls.width() as usize;
-        let scanner = Scanner::new(grid, query.goal, self.jump_limit);
-        self.nodes.reset(walls.cell_count());
-        self.open.clear();
-        self.waits.clear();
-
-        let start_iv = obstacles
-            .interval_at(p.start, query.start_tick)
-            .ok_or(PlanError::StartBlocked)?;
-        let root = self
-            .nodes
-            .get(p.start, start_iv, obstacles.safe_intervals(p.start).len());
-        let node = &mut self.nodes.nodes[root as usize];
-        node.g = query.start_tick;
-        node.dirs = DirSet::ALL;
-        self.open.push(OpenEntry {
-            f: query.start_tick as u64 + p.h.at_index(p.start) as u64,
-            g: query.start_tick,
-            node: root,
-        });
-
-        let mut switched: Option<Prepared> = None;
-        loop {
-            if let Some((after, make)) = on_foot.as_mut()
-                && stats.expanded >= *after
-            {
-                switched = Some(make()?);
-                on_foot = None;
-            }
-            let p = switched.as_ref().unwrap_or(first);
-            let Some(entry) = self.open.pop() else {
-                break;
-            };
-            let id = entry.node;
-            let node = self.nodes.nodes[id as usize];
-            if node.g != entry.g || is_done(&node) {
-                continue;
-            }
-            p.beyond_horizon(entry.f)?;
-            if p.is_goal_from(node.cell as usize, node.g, goal_ready) {
-                return Ok(self.nodes.plan_to(id, width));
-            }
-            if query.budget.is_some_and(|b| stats.expanded >= b) {
-                return Err(PlanError::BudgetExhausted {
-                    expanded: stats.expanded,
-                });
-            }
-            self.expand(id, &scanner, p, stats);
-            // Speculative waits: expand the wait successors just generated
-            // right away instead of queueing them, unless they finish the
-            // query (the goal test happens when a node leaves the queue).
-            while let Some(w) = self.waits.pop() {
-                let n = self.nodes.nodes[w as usize];
-                if is_done(&n) || p.is_goal_from(n.cell as usize, n.g, goal_ready) {
-                    continue;
-                }
-                self.expand(w, &scanner, p, stats);
-            }
-        }
-        Err(PlanError::Unreachable)
-    }
-
-    /// Expands node `id` in the directions it has not been expanded in yet,
-    /// and generates its wait successors the first time.
-    ///
-    /// Toward a neighbour whose 3x3 neighbourhood can still change after
-    /// `g` the step is a SIPP step (every reachable safe interval, waiting if
-    /// needed); toward a quiet neighbour it is a jump, and no wait can pay
-    /// there because nothing will open.
-    fn expand(&mut self, id: u32, scanner: &Scanner<'_>, p: &Prepared, stats: &mut SearchStats) {
-        stats.expanded += 1;
-        settle(&mut self.nodes.nodes[id as usize], scanner);
-        let node = self.nodes.nodes[id as usize];
-        let todo = node.dirs.minus(node.done);
-        let entry = &mut self.nodes.nodes[id as usize];
-        entry.done = node.done.union(todo);
-        entry.waited = true;
-        let walls = scanner.walls();
-        let obstacles = scanner.obstacles();
-        let cell = node.cell as usize;
-        let g = node.g;
-        let here = walls.cell_at(cell);
-        let stay_until = obstacles.safe_until(cell, node.interval as usize, g);
-        let back = self.nodes.came_from(node);
-        let mut successors = std::mem::take(&mut self.successors);
-        successors.clear();
-        for dir in crate::grid::Dir::ALL {
-            let scan = todo.contains(dir);
-            if !scan && node.waited {
-                continue;
-            }
-            let Some(next) = here.step(dir).filter(|n| walls.is_passable(*n)) else {
-                continue;
-            };
-            let n = walls.index(next);
-            if obstacles.near_change_end(n) > g {
-                // A SIPP step: its successors are generated right here.
-                let h = p.h.at(next, n);
-                if h == UNREACHABLE {
-                    continue;
-                }
-                let count = obstacles.interval_count(n);
-                let (nodes, open, waits) = (&mut self.nodes, &mut self.open, &mut self.waits);
-                let speculative = self.speculative_wait;
-                // Back into the cell the agent came from: only the
-                // intervals after the one it left can be reached earlier.
-                let first = match back {
-                    Some((from, left)) if from as usize == n => left + 1,
-                    _ => 0,
-                };
-                step_into(obstacles, n, dir, g, stay_until, scan, first, |tick, k| {
-                    let child = nodes.get(n, k as usize, count);
-                    let arrival = Arrival::after_move(dir);
-                    // Those arriving after g + 1 waited first.
-                    if relax(nodes, open, stats, id, child, tick, arrival, h, scanner)
-                        && speculative
-                        && tick > g.saturating_add(1)
-                    {
-                        waits.push(child);
-                    }
-                });
-            } else if scan {
-                if dir.is_vertical() {
-                    scanner.vertical(here.x, here.y, g, dir, &mut successors);
-                } else {
-                    scanner.horizontal(here.x, here.y, g, dir, &mut successors);
-                }
-            }
-        }
-        for s in successors.iter() {
-            self.generate(scanner, id, *s, p, stats);
-        }
-        self.successors = successors;
-    }
-
-    /// Records jump point `s`, a successor of node `parent`.
-    fn generate(
-        &mut self,
-        scanner: &Scanner<'_>,
-        parent: u32,
-        s: JumpPoint,
-        p: &Prepared,
-        stats: &mut SearchStats,
-    ) {
-        let obstacles = scanner.obstacles();
-        let cell = scanner.walls().index(s.at);
-        let h = p.h.at(s.at, cell);
-        if h == UNREACHABLE {
-            return;
-        }
-        let Some(interval) = obstacles.interval_at(cell, s.tick) else {
-            return;
-        };
-        let child = self
-            .nodes
-            .get(cell, interval, obstacles.interval_count(cell));
-        relax(
-            &mut self.nodes,
-            &mut self.open,
-            stats,
-            parent,
-            child,
-            s.tick,
-            s.arrival,
-            h,
-            scanner,
-        );
-    }
-}
-
-/// How a node is entered: with the directions to go on in, or by a
-/// horizontal move into a full node, whose directions
-/// ([`Scanner::full_node_dirs`]) are worked out only if the node is
-/// expanded or entered again at the same tick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Arrival {
-    Dirs(DirSet),
-    Sideways(Dir),
-}
-
-impl Arrival {
-    /// A move in direction `dir` into a full node: all four directions
-    /// after a vertical move, worked out later after a horizontal one.
-    #[inline]
-    fn after_move(dir: Dir) -> Self {
-        if dir.is_vertical() {
-            Arrival::Dirs(DirSet::ALL)
-        } else {
-            Arrival::Sideways(dir)
-        }
-    }
-
-    /// The directions to go on in from dense cell `cell`, entered at
-    /// `tick`.
-    #[inline]
-    fn dirs(self, cell: u32, tick: Tick, scanner: &Scanner<'_>) -> DirSet {
-        match self {
-            Arrival::Dirs(dirs) => dirs,
-            Arrival::Sideways(dir) => scanner.full_node_dirs_of(cell, tick, dir),
-        }
-    }
-}
-
-/// Works out the directions of node `c` if its arrival left them for later.
-#[inline]
-fn settle(c: &mut Node, scanner: &Scanner<'_>) {
-    if let Some(dir) = c.turn.take() {
-        c.dirs = Arrival::Sideways(dir).dirs(c.cell, c.g, scanner);
-    }
-}
-
-/// Offers node `child` an arrival at `tick` from `parent`; queues it (f =
-/// tick + h) if that is earlier than its known arrival or adds directions
-/// at the same tick. Returns whether it did. A sideways arrival's
-/// directions are worked out only when the node is expanded, or when
-/// another arrival at the same tick needs them.
-#[allow(clippy::too_many_arguments)] // one relaxation of one edge
-#[inline]
-fn relax(
-    nodes: &mut NodeTable,
-    open: &mut OpenList<Stack>,
-    stats: &mut SearchStats,
-    parent: u32,
-    child: u32,
-    tick: Tick,
-    arrival: Arrival,
-    h: u32,
-    scanner: &Scanner<'_>,
-) -> bool {
-    let c = &mut nodes.nodes[child as usize];
-    if tick < c.g {
-        c.g = tick;
-        (c.dirs, c.turn) = match arrival {
-            Arrival::Dirs(dirs) => (dirs, None),
-            Arrival::Sideways(dir) => (DirSet::ALL, Some(dir)),
-        };
-        c.done = DirSet::EMPTY;
-        c.waited = false;
-        c.parent = parent;
-    } else if tick == c.g && (c.dirs != DirSet::ALL || c.turn.is_some()) {
-        settle(c, scanner);
-        let dirs = arrival.dirs(c.cell, tick, scanner);
-        if dirs.is_subset(c.dirs) {
-            return false;
-        }
-        c.dirs = c.dirs.union(dirs);
-    } else {
-        return false;
-    }
-    stats.generated += 1;
-    open.push(OpenEntry {
-        f: tick as u64 + h as u64,
-        g: tick,
-        node: child,
-    });
-    true
-}
-
-/// True if the node has nothing left to expand at its current g.
-#[inline]
-fn is_done(node: &Node) -> bool {
-    node.waited && node.dirs.is_subset(node.done)
 }

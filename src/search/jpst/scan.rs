@@ -21,7 +21,7 @@
 
 use crate::grid::{BitRows, Cell, Dir, DirSet, FOREVER, NavGrid, StaticGrid, TemporalMap, Tick};
 
-use super::Arrival;
+use super::search::Arrival;
 
 /// A jump point found by a scan: a successor of the node that was expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
