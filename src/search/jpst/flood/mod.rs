@@ -57,10 +57,21 @@ const MAX_TICKS: u64 = 1 << 16;
 /// number of its bit times 2, plus [`DROP`].
 const DROP: u64 = 1;
 
-/// Where a change event keeps the number of the cell's first safe interval
-/// not over at the change (bits 1 to 31), so the next change is found
-/// without a search; all ones if it is too large to keep.
-const NO_HINT: u64 = (1 << 31) - 1;
+/// What a change event keeps in bits 1 to 31: [`BLOCKS`], or the number of
+/// the safe interval the cell is freed into plus one, or [`RECOUNT`] where
+/// that number is too large to keep.
+const CHANGE_BITS: u64 = (1 << 31) - 1;
+
+/// The change blocks the cell.
+const BLOCKS: u64 = 0;
+
+/// The change's state is looked up when it comes, and the cell's later
+/// changes queued then.
+const RECOUNT: u64 = CHANGE_BITS;
+
+/// Change events keep the numbers of safe intervals below this one, less
+/// one. Small in unit tests, so that the floods there take both ways.
+const KEPT_INTERVALS: u64 = if cfg!(test) { 3 } else { RECOUNT };
 
 /// The spreads of one tick in this many tell the layout's account how
 /// tight it packs the flood (counting cells takes a pass over the set).
@@ -97,7 +108,8 @@ pub(super) struct Flood {
     /// Events by tick, relative to the start tick: a change of a cell's
     /// state at tick `t + 1` or a cell too far to matter from tick `t + 1`
     /// on sits at `t - start`. A change is the cell's dense index times 2^32
-    /// plus a hint (see [`NO_HINT`]); a drop is a [`DROP`].
+    /// plus what it does times 2 (see [`CHANGE_BITS`]); a drop is a
+    /// [`DROP`].
     queue: Vec<Vec<u64>>,
     /// The cells freed at the end of the current tick, which obstacles may
     /// have left toward the agent, each with the number of the safe
@@ -349,10 +361,29 @@ impl Flood {
         }
     }
 
-    /// Queues the cell's next change after `tick` if it comes by `last`;
+    /// Queues every change of the cell after `tick` that comes by `last`,
+    /// reading its safe intervals once (not once per change as it comes);
     /// returns its state at `tick`.
     fn follow(&mut self, b: &Bounds, cell: usize, tick: Tick, last: Tick) -> State {
-        self.queue_change(b, cell, last, state(b.grid.obstacles(), cell, tick))
+        let tm = b.grid.obstacles();
+        let (now, mut change) = state(tm, cell, tick);
+        let safe = tm.safe_intervals(cell);
+        while let Some((at, i)) = change.filter(|&(c, _)| c <= last) {
+            let (then, next) = state_from(safe, i, at);
+            let what = match then {
+                State::Freed(k) if u64::from(k) + 1 < KEPT_INTERVALS => u64::from(k) + 1,
+                State::Blocked => BLOCKS,
+                // Too large a number to keep (or no change at all, which
+                // cannot be): looked up when it comes.
+                _ => RECOUNT,
+            };
+            self.queue[(at - 1 - b.start) as usize].push((cell as u64) << 32 | what << 1);
+            if what == RECOUNT {
+                break;
+            }
+            change = next;
+        }
+        now
     }
 
     /// Whether the flood can go past tick `t` and no event is queued for
@@ -360,17 +391,6 @@ impl Flood {
     #[inline]
     fn quiet(&self, b: &Bounds, t: Tick) -> bool {
         t < b.arrive_by && self.queue[(t - b.start) as usize].is_empty()
-    }
-
-    /// Queues the change of `seen` (the cell's state and next change) if it
-    /// comes by `last`; returns the state.
-    fn queue_change(&mut self, b: &Bounds, cell: usize, last: Tick, seen: Seen) -> State {
-        let (state, change) = seen;
-        if let Some((tick, i)) = change.filter(|&(c, _)| c <= last) {
-            let hint = (i as u64).min(NO_HINT);
-            self.queue[(tick - 1 - b.start) as usize].push((cell as u64) << 32 | hint << 1);
-        }
-        state
     }
 
     /// Notes cell `cell`, blocked at the current tick and free at the
@@ -395,20 +415,24 @@ impl Flood {
                 continue;
             }
             let cell = (event >> 32) as usize;
-            let tm = b.grid.obstacles();
-            let seen = match (event >> 1) & NO_HINT {
-                NO_HINT => state(tm, cell, t + 1),
-                hint => state_from(tm.safe_intervals(cell), hint as usize, t + 1),
-            };
             // A change flips the blocked bit; a cell freed is noted with
             // the safe interval it enters.
             let (i, bit) = self.locate(cell);
             self.blocked[i] ^= bit;
-            if let State::Freed(interval) = seen.0 {
+            let freed = match (event >> 1) & CHANGE_BITS {
+                BLOCKS => None,
+                RECOUNT => {
+                    let last = self.last_useful(b, cell);
+                    match self.follow(b, cell, t + 1, last) {
+                        State::Freed(interval) => Some(interval),
+                        _ => None,
+                    }
+                }
+                what => Some((what - 1) as u32),
+            };
+            if let Some(interval) = freed {
                 self.note_freed(cell, interval);
             }
-            let last = self.last_useful(b, cell);
-            self.queue_change(b, cell, last, seen);
         }
         // Handed back empty, to keep its capacity.
         events.clear();
