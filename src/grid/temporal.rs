@@ -723,15 +723,6 @@ impl TemporalMap {
         }
     }
 
-    /// The directions in which obstacles leave the cell during the tick
-    /// before its safe interval number `interval` opens (0 if there is no
-    /// such interval).
-    #[inline]
-    pub(crate) fn entry_departures(&self, cell: usize, interval: usize) -> u8 {
-        let (_, entries) = self.safe_intervals_and_entries(cell);
-        entries.get(interval).copied().unwrap_or(0)
-    }
-
     /// One past the last tick at which the cell is blocked or left by an
     /// obstacle ([`FOREVER`] if it is blocked for ever; 0 if never touched).
     #[inline]
@@ -981,7 +972,6 @@ mod tests {
                     .checked_sub(1)
                     .map_or(0, |t| map.departure_dirs(cell, t));
                 assert_eq!(entries[k], expected, "cell {cell} interval {iv:?}");
-                assert_eq!(map.entry_departures(cell, k), expected);
             }
         }
     }

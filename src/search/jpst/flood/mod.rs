@@ -57,21 +57,16 @@ const MAX_TICKS: u64 = 1 << 16;
 /// number of its bit times 2, plus [`DROP`].
 const DROP: u64 = 1;
 
-/// What a change event keeps in bits 1 to 31: [`BLOCKS`], or the number of
-/// the safe interval the cell is freed into plus one, or [`RECOUNT`] where
-/// that number is too large to keep.
+/// What a change event keeps in bits 1 to 31: [`BLOCKS`], or [`FREES`]
+/// plus the directions obstacles leave the cell in as it is freed (one bit
+/// per [`Dir`]).
 const CHANGE_BITS: u64 = (1 << 31) - 1;
 
 /// The change blocks the cell.
 const BLOCKS: u64 = 0;
 
-/// The change's state is looked up when it comes, and the cell's later
-/// changes queued then.
-const RECOUNT: u64 = CHANGE_BITS;
-
-/// Change events keep the numbers of safe intervals below this one, less
-/// one. Small in unit tests, so that the floods there take both ways.
-const KEPT_INTERVALS: u64 = if cfg!(test) { 3 } else { RECOUNT };
+/// The change frees the cell.
+const FREES: u64 = 1;
 
 /// The spreads of one tick in this many tell the layout's account how
 /// tight it packs the flood (counting cells takes a pass over the set).
@@ -111,11 +106,11 @@ pub(super) struct Flood {
     /// plus what it does times 2 (see [`CHANGE_BITS`]); a drop is a
     /// [`DROP`].
     queue: Vec<Vec<u64>>,
-    /// The cells freed at the end of the current tick, which obstacles may
-    /// have left toward the agent, each with the number of the safe
-    /// interval it is freed into (whose entry gives those directions; they
-    /// are looked at only for the cells the spread reaches).
-    swaps: Vec<(u32, u32)>,
+    /// The cells freed at the end of the current tick that obstacles leave
+    /// as they are freed, each with the directions they leave in (one bit
+    /// per [`Dir`]): a move toward the agent from there would swap places
+    /// (looked at only for the cells the spread reaches).
+    swaps: Vec<(u32, u8)>,
     /// Which layout floods take.
     layout: LayoutChoice,
     /// Words the sampled spreads of this flood processed, and cells they
@@ -234,7 +229,7 @@ impl Flood {
         while t < arrive_by {
             self.apply_events(b, t);
             let layer = self.spread(b, t + 1, words);
-            self.mend_swaps(b, layer);
+            self.mend_swaps(layer);
             if layer.rows == 0 {
                 return Flooded::NotBy;
             }
@@ -354,36 +349,36 @@ impl Flood {
             return;
         }
         match self.follow(b, cell, tick, last) {
-            State::Blocked => self.blocked[at.0] |= at.1,
+            (State::Blocked, _) => self.blocked[at.0] |= at.1,
             // Blocked the tick before: an obstacle may have left it then.
-            State::Freed(interval) => self.note_freed(cell, interval),
-            State::Free => {}
+            (State::Freed(_), dirs) => self.note_freed(cell, dirs),
+            (State::Free, _) => {}
         }
     }
 
     /// Queues every change of the cell after `tick` that comes by `last`,
-    /// reading its safe intervals once (not once per change as it comes);
-    /// returns its state at `tick`.
-    fn follow(&mut self, b: &Bounds, cell: usize, tick: Tick, last: Tick) -> State {
+    /// reading its safe intervals and their entries once (not once per
+    /// change as it comes); returns its state at `tick`, and the
+    /// directions obstacles leave it in as it is freed then.
+    fn follow(&mut self, b: &Bounds, cell: usize, tick: Tick, last: Tick) -> (State, u8) {
         let tm = b.grid.obstacles();
         let (now, mut change) = state(tm, cell, tick);
-        let safe = tm.safe_intervals(cell);
+        let (safe, entries) = tm.safe_intervals_and_entries(cell);
+        let leaving = |k: u32| entries.get(k as usize).copied().unwrap_or(0);
         while let Some((at, i)) = change.filter(|&(c, _)| c <= last) {
             let (then, next) = state_from(safe, i, at);
             let what = match then {
-                State::Freed(k) if u64::from(k) + 1 < KEPT_INTERVALS => u64::from(k) + 1,
                 State::Blocked => BLOCKS,
-                // Too large a number to keep (or no change at all, which
-                // cannot be): looked up when it comes.
-                _ => RECOUNT,
+                State::Freed(k) => FREES + u64::from(leaving(k)),
+                State::Free => FREES,
             };
             self.queue[(at - 1 - b.start) as usize].push((cell as u64) << 32 | what << 1);
-            if what == RECOUNT {
-                break;
-            }
             change = next;
         }
-        now
+        match now {
+            State::Freed(k) => (now, leaving(k)),
+            _ => (now, 0),
+        }
     }
 
     /// Whether the flood can go past tick `t` and no event is queued for
@@ -394,12 +389,14 @@ impl Flood {
     }
 
     /// Notes cell `cell`, blocked at the current tick and free at the
-    /// next, as one obstacles may leave toward the agent in between: only
-    /// such a cell needs a swap check (one an obstacle enters at the next
-    /// tick is blocked then anyway).
+    /// next, as one obstacles leave in directions `dirs` in between (if
+    /// any): only such a cell needs a swap check (one an obstacle enters at
+    /// the next tick is blocked then anyway).
     #[inline]
-    fn note_freed(&mut self, cell: usize, interval: u32) {
-        self.swaps.push((cell as u32, interval));
+    fn note_freed(&mut self, cell: usize, dirs: u8) {
+        if dirs != 0 {
+            self.swaps.push((cell as u32, dirs));
+        }
     }
 
     /// The events queued for tick `t` to `t + 1`: cells blocked or freed
@@ -419,19 +416,9 @@ impl Flood {
             // the safe interval it enters.
             let (i, bit) = self.locate(cell);
             self.blocked[i] ^= bit;
-            let freed = match (event >> 1) & CHANGE_BITS {
-                BLOCKS => None,
-                RECOUNT => {
-                    let last = self.last_useful(b, cell);
-                    match self.follow(b, cell, t + 1, last) {
-                        State::Freed(interval) => Some(interval),
-                        _ => None,
-                    }
-                }
-                what => Some((what - 1) as u32),
-            };
-            if let Some(interval) = freed {
-                self.note_freed(cell, interval);
+            match (event >> 1) & CHANGE_BITS {
+                BLOCKS => {}
+                what => self.note_freed(cell, (what - FREES) as u8),
             }
         }
         // Handed back empty, to keep its capacity.
@@ -530,23 +517,20 @@ impl Flood {
     /// Takes out of the newest layer every cell that only a
     /// move swapping places with an obstacle reaches. A cell noted twice is
     /// looked at twice, to the same effect.
-    fn mend_swaps(&mut self, b: &Bounds, layer: Layer) {
+    fn mend_swaps(&mut self, layer: Layer) {
         if self.swaps.is_empty() {
             return;
         }
         let swaps = std::mem::take(&mut self.swaps);
         let before = self.reached.get(self.reached.len() - 2);
-        let tm = b.grid.obstacles();
-        for &(cell, interval) in &swaps {
+        for &(cell, dirs) in &swaps {
             let here = cell_of(cell as usize, self.frame.width() as usize);
             if !self.has(layer, here) {
                 continue;
             }
             // An obstacle leaving toward `dir` forbids the move from the
             // neighbour there; waiting or any other neighbour will do.
-            let dirs = tm.entry_departures(cell as usize, interval as usize);
-            let reachable = dirs == 0
-                || self.has(before, here)
+            let reachable = self.has(before, here)
                 || Dir::ALL.iter().any(|&dir| {
                     dirs & (1 << dir as u8) == 0
                         && here.step(dir).is_some_and(|from| self.has(before, from))
