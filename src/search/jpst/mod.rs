@@ -250,9 +250,10 @@ impl Jpst {
     /// in small searches, they would not pay for themselves, so by default
     /// only where the walls mislead the Manhattan distance (see
     /// [`WalkingEstimate::Auto`]), and only once a search has spent an
-    /// eighth of the map's cells in expansions: it goes on from there with
-    /// the new estimate, losing nothing (entries already queued keep their
-    /// keys, which stay lower bounds). The breadth-first search is timed
+    /// eighth of the map's cells in expansions (from the start where the
+    /// quickest walk is twice the Manhattan distance or more): it goes on
+    /// from there with the new estimate, losing nothing (entries already
+    /// queued keep their keys, which stay lower bounds). The breadth-first search is timed
     /// with the query (not as a heuristic table build), and every 32 cells
     /// of the map count as one expansion in [`Planner::last_stats`], but
     /// not against [`Query::budget`]. A goal the start cannot walk to is
