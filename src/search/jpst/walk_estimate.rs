@@ -17,9 +17,9 @@
 //! not finished by then goes on by walking distances (unless the goal's
 //! table is kept, or the walk is twice the Manhattan distance or more, as
 //! in a maze: then the table guides it from the start): many small
-//! searches, a crowd's replans, would pay a table each for nothing. Entries already
-//! queued keep their Manhattan keys, which stay lower bounds, so the
-//! answer stays optimal; no work is thrown away. Maps of more than
+//! searches, a crowd's replans, would pay a table each for nothing.
+//! Entries already queued keep their Manhattan keys, which stay lower
+//! bounds, so the answer stays optimal; no work is thrown away. Maps of more than
 //! [`MAX_CELLS`] cells do without. The breadth-first search's time counts
 //! as the query's own, not as a heuristic table build, and every 32 cells
 //! of the map as one expansion.

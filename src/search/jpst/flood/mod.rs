@@ -20,10 +20,12 @@
 //! its bit rows follow the map's diagonals (`frame.rs`), along which the
 //! band lies on open ground, or the map's rows where those have been
 //! packing the reached sets tighter (`layout.rs`). A cell enters the
-//! flood's view when it is first reached: its state at that tick is read
-//! from its safe intervals, and its later changes (blocked or free again)
-//! are queued by tick; where a cell is freed and the spread reaches it,
-//! the obstacles leaving it then are looked up. So the work grows with
+//! flood's view when it is first reached: its state at that tick and all
+//! its later changes (blocked, or free again with the directions
+//! obstacles leave it in) are read from its safe intervals at once and
+//! the changes queued by tick; where a cell is freed and the spread
+//! reaches it, a move that would swap places with one of those obstacles
+//! is taken out. So the work grows with
 //! the band and the activity inside it, not with the map or the number of
 //! obstacles. A reached set that a tick left unchanged stays so until the
 //! next queued event (nothing else changes what the spread sees), so the
@@ -413,7 +415,7 @@ impl Flood {
             }
             let cell = (event >> 32) as usize;
             // A change flips the blocked bit; a cell freed is noted with
-            // the safe interval it enters.
+            // the directions obstacles leave it in.
             let (i, bit) = self.locate(cell);
             self.blocked[i] ^= bit;
             match (event >> 1) & CHANGE_BITS {
