@@ -38,22 +38,22 @@ impl HeuristicCache {
 
     /// Whether the table of `goal` for `walls` is kept.
     pub fn holds(&self, walls: &StaticGrid, goal: Cell) -> bool {
+        self.position(walls, goal).is_some()
+    }
+
+    /// Where the table of `goal` for `walls` is kept, if it is.
+    fn position(&self, walls: &StaticGrid, goal: Cell) -> Option<usize> {
         let revision = walls.revision();
         self.tables
             .iter()
-            .any(|(r, g, _)| *r == revision && *g == goal)
+            .position(|(r, g, _)| *r == revision && *g == goal)
     }
 
     /// The static distance from every cell to `goal` (`u32::MAX` where the
     /// goal cannot be reached), and the microseconds spent building it (0 on
     /// a cache hit).
     pub fn distances(&mut self, walls: &StaticGrid, goal: Cell) -> (Arc<[u32]>, u64) {
-        let revision = walls.revision();
-        if let Some(pos) = self
-            .tables
-            .iter()
-            .position(|(r, g, _)| *r == revision && *g == goal)
-        {
+        if let Some(pos) = self.position(walls, goal) {
             let entry = self.tables.remove(pos).expect("position is valid");
             let table = entry.2.clone();
             self.tables.push_front(entry);
@@ -65,7 +65,8 @@ impl HeuristicCache {
         if self.tables.len() == self.capacity {
             self.tables.pop_back();
         }
-        self.tables.push_front((revision, goal, table.clone()));
+        self.tables
+            .push_front((walls.revision(), goal, table.clone()));
         (table, micros)
     }
 }

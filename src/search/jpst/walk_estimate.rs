@@ -105,8 +105,7 @@ impl WalkEstimates {
     /// distance.
     pub fn note_walk(&mut self, walk: Tick, manhattan: Tick) {
         if manhattan > 0 {
-            let detour = f64::from(walk.saturating_sub(manhattan)) / f64::from(manhattan);
-            self.detour += (detour - self.detour) * DETOUR_WEIGHT;
+            self.detour += (detour_of(walk, manhattan) - self.detour) * DETOUR_WEIGHT;
         }
     }
 
@@ -127,9 +126,7 @@ impl WalkEstimates {
         let manhattan = query.start.manhattan(query.goal);
         // What the quickest walk adds to the Manhattan distance, as a share
         // of it: this query's, or recent queries' on average.
-        let detour = walk.map_or(self.detour, |steps| {
-            f64::from(steps.saturating_sub(manhattan)) / f64::from(manhattan.max(1))
-        });
+        let detour = walk.map_or(self.detour, |steps| detour_of(steps, manhattan));
         match when {
             WalkingEstimate::Off => Guide::Manhattan,
             WalkingEstimate::Always => Guide::OnFoot,
@@ -176,6 +173,12 @@ pub(super) enum Guide {
     /// what the walking distances cost to work out, then by those: a small
     /// search never pays for the table.
     OnFootAfter(u64),
+}
+
+/// What a walk of `walk` steps adds to the Manhattan distance
+/// `manhattan`, as a share of it (of 1 where that is 0).
+fn detour_of(walk: Tick, manhattan: Tick) -> f64 {
+    f64::from(walk.saturating_sub(manhattan)) / f64::from(manhattan.max(1))
 }
 
 /// Expansions the breadth-first search of walking distances on `grid`

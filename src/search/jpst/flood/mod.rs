@@ -364,8 +364,8 @@ impl Flood {
     /// directions obstacles leave it in as it is freed then.
     fn follow(&mut self, b: &Bounds, cell: usize, tick: Tick, last: Tick) -> (State, u8) {
         let tm = b.grid.obstacles();
-        let (now, mut change) = state(tm, cell, tick);
         let (safe, entries) = tm.safe_intervals_and_entries(cell);
+        let (now, mut change) = state(tm, cell, safe, tick);
         let leaving = |k: u32| entries.get(k as usize).copied().unwrap_or(0);
         while let Some((at, i)) = change.filter(|&(c, _)| c <= last) {
             let (then, next) = state_from(safe, i, at);
@@ -602,14 +602,13 @@ enum State {
 /// interval not over by then.
 type Seen = (State, Option<(Tick, usize)>);
 
-/// The cell's state at `tick` and its next change: one search of its safe
-/// intervals.
-fn state(tm: &TemporalMap, cell: usize, tick: Tick) -> Seen {
+/// The state at `tick` and the next change of cell `cell`, whose safe
+/// intervals are `safe`: one search of them.
+fn state(tm: &TemporalMap, cell: usize, safe: &[Interval], tick: Tick) -> Seen {
     // Nothing happens there from `tick - 1` on: free for good.
     if tm.busy_end(cell) < tick {
         return (State::Free, None);
     }
-    let safe = tm.safe_intervals(cell);
     // The first safe interval not over by `tick`.
     state_from(safe, safe.partition_point(|iv| iv.end < tick), tick)
 }
