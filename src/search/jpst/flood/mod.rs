@@ -13,9 +13,10 @@
 //! which the goal is more than `arrive_by - t` steps away on foot, over
 //! the walls alone, cannot lie on one at tick `t` (moving obstacles only
 //! make ways longer). Those walking distances come from a breadth-first
-//! search from the goal (`distance.rs`); a cell too far when first reached
-//! is never taken in, and one that gets too far later is dropped at that
-//! tick. With a bound a few ticks above the optimum the flooded cells are
+//! search from the goal (`distance.rs`, kept to the cells that can matter
+//! with the help of a few landmarks, `landmarks.rs`); a cell too far when
+//! first reached is never taken in, and one that gets too far later is
+//! dropped at that tick. With a bound a few ticks above the optimum the flooded cells are
 //! a thin band around the near-shortest paths, even where corridors wind;
 //! its bit rows follow the map's diagonals (`frame.rs`), along which the
 //! band lies on open ground, or the map's rows where those have been
@@ -34,6 +35,7 @@
 
 mod distance;
 mod frame;
+mod landmarks;
 mod layers;
 mod layout;
 
@@ -46,7 +48,8 @@ use layers::{Layer, Layers};
 use layout::LayoutChoice;
 
 /// Largest map, in cells, on which the planner floods: the walking
-/// distances take 4 bytes per cell, the bit fields under 2.
+/// distances take 2 bytes per cell, the landmarks 4, the bit fields under
+/// 2.
 pub(super) const MAX_CELLS: usize = 1 << 22;
 
 /// Most ticks one flood looks ahead (its event queue holds a list per
@@ -792,6 +795,10 @@ mod tests {
             let by = t0 + start.manhattan(goal) + rng.below(12);
             let want = earliest(&grid, start, t0, goal, ready, by);
             flood.layout = LayoutChoice::fixed(case % 2 == 1);
+            // Half the floods have landmarks to prune their distance search.
+            if case % 4 >= 2 {
+                flood.distances.find_landmarks_now(grid.walls());
+            }
             let mut words = 0;
             let got = flood.run(&grid, start, t0, goal, ready, by, u64::MAX, &mut words);
             match (&got, want) {
@@ -869,6 +876,9 @@ mod tests {
             let arrival = plan.arrival();
             let by = arrival + rng.below(8);
             flood.layout = LayoutChoice::fixed(case % 2 == 1);
+            if case % 4 >= 2 {
+                flood.distances.find_landmarks_now(grid.walls());
+            }
             let mut words = 0;
             let got = flood.run(&grid, start, 0, goal, 0, by, u64::MAX, &mut words);
             let Flooded::Path(path) = got else {

@@ -1,0 +1,213 @@
+//! Lower bounds on walking distances from a few far-apart cells.
+//!
+//! The walking distance between two cells is at least the difference of
+//! their distances to any third cell (the triangle inequality), so the
+//! distances of every cell to a few *landmarks* spread over the map bound
+//! the walk between any two cells from below, and see the walls where the
+//! Manhattan distance does not: two cells on either side of a long wall
+//! lie far apart for a landmark beyond its end. Like the Manhattan
+//! distance, the bound is consistent (it changes by at most one from a
+//! cell to its neighbour), so the goal's distance search may prune with
+//! it and still find exact distances where they matter (`distance.rs`).
+//!
+//! The landmarks are picked farthest first: the cell furthest on foot from
+//! the map's middle, then the cell furthest from the first. Each costs one
+//! breadth-first search of the map, over 16-bit distances with a border of
+//! walls, so that it needs no range tests. Three and four landmarks cut
+//! the distance searches of brc202d, lak303d, den520d and ost003d by at
+//! most 4% more than two, and cost more to find and to read.
+
+use crate::grid::{Cell, StaticGrid};
+
+/// How many landmarks a map gets (two entries of one 32-bit word per
+/// cell).
+pub(super) const LANDMARKS: usize = 2;
+
+/// A distance the table does not hold: the landmark is out of reach, or
+/// further than a `u16` counts.
+pub(super) const UNKNOWN: u16 = u16::MAX;
+
+/// Finds the distances of every cell of `walls` to the map's landmarks,
+/// into `marks` (by dense index): [`UNKNOWN`] where there is no way or it
+/// does not fit in a `u16`.
+pub(super) fn find_landmarks(walls: &StaticGrid, marks: &mut [[u16; LANDMARKS]]) {
+    for entry in marks.iter_mut() {
+        *entry = [UNKNOWN; LANDMARKS];
+    }
+    let Some(middle) = middle(walls) else {
+        return;
+    };
+    let mut map = Padded::new(walls);
+    // The first landmark is the cell furthest from the middle, the last one
+    // a search from there reaches.
+    let mut far = map.spread(map.at(middle));
+    let (width, inner) = (map.width, walls.width() as usize);
+    // Each cell's distance to the nearest landmark so far.
+    let mut nearest = vec![UNKNOWN; marks.len()];
+    for k in 0..LANDMARKS {
+        map.spread(far);
+        let found = map
+            .steps
+            .chunks_exact(width)
+            .skip(1)
+            .flat_map(|row| &row[1..=inner]);
+        for ((entry, near), &d) in marks.iter_mut().zip(&mut nearest).zip(found) {
+            let d = if d == WALL { UNKNOWN } else { d };
+            entry[k] = d;
+            *near = (*near).min(d);
+        }
+        if k + 1 == LANDMARKS {
+            break;
+        }
+        // The next landmark: the cell furthest from those picked so far
+        // (one more than each distance, so that no way, `UNKNOWN`, wraps to
+        // 0 and is never picked).
+        let above = |d: u16| d.wrapping_add(1);
+        let most = nearest.iter().map(|&d| above(d)).max().unwrap_or(0);
+        if most <= 1 {
+            break;
+        }
+        let i = nearest.iter().position(|&d| above(d) == most).unwrap_or(0);
+        far = map.at(walls.cell_at(i));
+    }
+}
+
+/// The walls with a border of walls around them, for breadth-first
+/// searches that need no range tests.
+struct Padded {
+    width: usize,
+    /// Per padded cell: the distance found by the last search, [`UNKNOWN`]
+    /// where it did not reach, or [`WALL`].
+    steps: Vec<u16>,
+    /// The cells the last search reached (padded indices), in order.
+    queue: Vec<u32>,
+}
+
+/// A wall in a padded map.
+const WALL: u16 = u16::MAX - 1;
+
+impl Padded {
+    fn new(walls: &StaticGrid) -> Self {
+        let (width, height) = (walls.width() as usize + 2, walls.height() as usize + 2);
+        let mut steps = vec![WALL; width * height];
+        for y in 0..walls.height() {
+            let row = (y as usize + 1) * width + 1;
+            for x in 0..walls.width() {
+                if walls.rows().get(x, y) {
+                    steps[row + x as usize] = UNKNOWN;
+                }
+            }
+        }
+        Self {
+            width,
+            steps,
+            queue: Vec::with_capacity(walls.passable_count() as usize),
+        }
+    }
+
+    /// The padded index of `cell`.
+    fn at(&self, cell: Cell) -> usize {
+        (cell.y as usize + 1) * self.width + cell.x as usize + 1
+    }
+
+    /// Finds the steps from padded cell `from` to every cell, in `steps`
+    /// (distances too large for a `u16` stay [`UNKNOWN`]); returns the
+    /// last cell reached, the furthest.
+    fn spread(&mut self, from: usize) -> usize {
+        let width = self.width;
+        for &i in &self.queue {
+            self.steps[i as usize] = UNKNOWN;
+        }
+        self.queue.clear();
+        self.steps[from] = 0;
+        self.queue.push(from as u32);
+        let mut head = 0;
+        while let Some(&here) = self.queue.get(head) {
+            head += 1;
+            let here = here as usize;
+            let d = self.steps[here] + 1;
+            if d >= WALL {
+                break;
+            }
+            for next in [here - width, here + width, here - 1, here + 1] {
+                if self.steps[next] == UNKNOWN {
+                    self.steps[next] = d;
+                    self.queue.push(next as u32);
+                }
+            }
+        }
+        self.queue.last().map_or(from, |&i| i as usize)
+    }
+}
+
+/// A lower bound on the walk between the cells whose landmark distances
+/// are `a` and `b`.
+#[inline]
+pub(super) fn bound(a: [u16; LANDMARKS], b: [u16; LANDMARKS]) -> u32 {
+    let mut most = 0;
+    for k in 0..LANDMARKS {
+        let known = a[k] != UNKNOWN && b[k] != UNKNOWN;
+        let gap = u32::from(a[k].abs_diff(b[k]));
+        most = most.max(if known { gap } else { 0 });
+    }
+    most
+}
+
+/// The walkable cell nearest the map's middle in index order, if any.
+fn middle(walls: &StaticGrid) -> Option<Cell> {
+    let half = walls.cell_count() / 2;
+    let after = (half..walls.cell_count()).map(|i| walls.cell_at(i));
+    let before = (0..half).rev().map(|i| walls.cell_at(i));
+    after.chain(before).find(|&cell| walls.is_passable(cell))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::test_rng::Rng;
+    use super::*;
+    use crate::search::heuristic::{UNREACHABLE, bfs_from};
+
+    #[test]
+    fn the_bound_never_exceeds_the_walk_and_often_beats_manhattan() {
+        let mut rng = Rng(0x51_7cc1_b727_220a);
+        let mut tighter = 0;
+        for case in 0..300 {
+            let (w, h) = (1 + rng.below(50), 1 + rng.below(30));
+            let density = rng.below(45);
+            let walls = StaticGrid::from_fn(w, h, |_| rng.below(100) >= density).unwrap();
+            let mut marks = vec![[0; LANDMARKS]; walls.cell_count()];
+            find_landmarks(&walls, &mut marks);
+            let from = Cell::new(rng.below(w), rng.below(h));
+            let want = bfs_from(&walls, from);
+            let a = marks[walls.index(from)];
+            for (i, &walk) in want.iter().enumerate() {
+                let bound = bound(a, marks[i]);
+                if walk != UNREACHABLE {
+                    assert!(bound <= walk, "case {case}: {bound} > {walk}");
+                    tighter += u32::from(bound > walls.cell_at(i).manhattan(from));
+                }
+            }
+        }
+        assert!(
+            tighter > 1000,
+            "the landmarks beat Manhattan only {tighter} times"
+        );
+    }
+
+    #[test]
+    fn a_wall_across_the_map_is_seen() {
+        // A wall down the middle with one gap at the bottom: cells facing
+        // each other across it are far apart on foot.
+        let walls = StaticGrid::from_fn(21, 20, |c| c.x != 10 || c.y == 19).unwrap();
+        let mut marks = vec![[0; LANDMARKS]; walls.cell_count()];
+        find_landmarks(&walls, &mut marks);
+        let (a, b) = (Cell::new(9, 0), Cell::new(11, 0));
+        let got = bound(marks[walls.index(a)], marks[walls.index(b)]);
+        assert!(got > 30, "bound {got}, walk 40");
+        // No walkable cell at all: no landmarks, no bound.
+        let closed = StaticGrid::from_fn(3, 3, |_| false).unwrap();
+        let mut marks = vec![[0; LANDMARKS]; 9];
+        find_landmarks(&closed, &mut marks);
+        assert!(marks.iter().all(|m| *m == [UNKNOWN; LANDMARKS]));
+    }
+}
