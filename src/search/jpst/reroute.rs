@@ -78,11 +78,7 @@ fn reroute(
         let Some(k) = first_conflict(grid, t0, &path, from) else {
             return Some(path);
         };
-        let detour = SPANS.iter().find_map(|&w| {
-            let (i, j) = straight_stretch(&path, k, w);
-            staircase(grid, t0 + i as Tick, path[i], path[j], work).map(|cells| (i, j, cells))
-        });
-        let (i, j, cells) = detour?;
+        let (i, j, cells) = detour(grid, t0, &path, k, work)?;
         path.splice(i..=j, cells);
         from = i;
     }
@@ -90,6 +86,36 @@ fn reroute(
     first_conflict(grid, t0, &path, from)
         .is_none()
         .then_some(path)
+}
+
+/// A staircase around the conflict at step `k` of `path` (walked from tick
+/// `t0`), on the shortest straight stretch `(i, j)` around it that has
+/// one, as `(i, j, cells)`. A stretch along one row or column has no
+/// staircase but itself, and one that stopped growing will not grow
+/// with a longer reach: neither is searched.
+fn detour(
+    grid: &NavGrid,
+    t0: Tick,
+    path: &[Cell],
+    k: usize,
+    work: &mut u64,
+) -> Option<(usize, usize, Vec<Cell>)> {
+    let mut tried = None;
+    for w in SPANS {
+        let (i, j) = straight_stretch(path, k, w);
+        if tried == Some((i, j)) {
+            return None;
+        }
+        tried = Some((i, j));
+        let (a, b) = (path[i], path[j]);
+        if a.x == b.x || a.y == b.y {
+            continue;
+        }
+        if let Some(cells) = staircase(grid, t0 + i as Tick, a, b, work) {
+            return Some((i, j, cells));
+        }
+    }
+    None
 }
 
 /// The plan that walks `cells` (one per tick from `start_tick`, no

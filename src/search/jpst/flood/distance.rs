@@ -118,7 +118,8 @@ impl GoalDistances {
         // taken in twice as many cells as the map has: finding them costs
         // about as much as that (three searches of the whole map, a few
         // times cheaper per cell), so a run of a few queries never pays
-        // for them and a long run pays at most twice what they save.
+        // for them, and a long one searches at most that much more than
+        // it would have with them from the start.
         if self.marks.is_empty() && self.searched >= 2 * walls.cell_count() as u64 {
             self.marks.resize(walls.cell_count(), [UNKNOWN; LANDMARKS]);
             find_landmarks(walls, &mut self.marks);

@@ -19,7 +19,7 @@
 
 use crate::grid::{Cell, StaticGrid};
 
-/// How many landmarks a map gets (two entries of one 32-bit word per
+/// How many landmarks a map gets (a 16-bit distance to each, 4 bytes a
 /// cell).
 pub(super) const LANDMARKS: usize = 2;
 

@@ -10,28 +10,27 @@
 //! (and, with the `Stay` policy, free for good) is the earliest arrival.
 //!
 //! Only paths arriving by the bound `arrive_by` are looked for: a cell from
-//! which the goal is more than `arrive_by - t` steps away on foot, over
-//! the walls alone, cannot lie on one at tick `t` (moving obstacles only
-//! make ways longer). Those walking distances come from a breadth-first
-//! search from the goal (`distance.rs`, kept to the cells that can matter
-//! with the help of a few landmarks, `landmarks.rs`); a cell too far when
-//! first reached is never taken in, and one that gets too far later is
-//! dropped at that tick. With a bound a few ticks above the optimum the flooded cells are
-//! a thin band around the near-shortest paths, even where corridors wind;
-//! its bit rows follow the map's diagonals (`frame.rs`), along which the
-//! band lies on open ground, or the map's rows where those have been
+//! which the goal is more than `arrive_by - t` steps away on foot, over the
+//! walls alone, cannot lie on one at tick `t` (moving obstacles only make
+//! ways longer). Those walking distances come from a breadth-first search
+//! from the goal (`distance.rs`, kept to the cells that can matter with the
+//! help of a few landmarks, `landmarks.rs`); a cell too far when first
+//! reached is never taken in, and one that gets too far later is dropped at
+//! that tick. With a bound a few ticks above the optimum the flooded cells
+//! are a thin band around the near-shortest paths, even where corridors
+//! wind; its bit rows follow the map's diagonals (`frame.rs`), along which
+//! the band lies on open ground, or the map's rows where those have been
 //! packing the reached sets tighter (`layout.rs`). A cell enters the
 //! flood's view when it is first reached: its state at that tick and all
-//! its later changes (blocked, or free again with the directions
-//! obstacles leave it in) are read from its safe intervals at once and
-//! the changes queued by tick; where a cell is freed and the spread
-//! reaches it, a move that would swap places with one of those obstacles
-//! is taken out. So the work grows with
-//! the band and the activity inside it, not with the map or the number of
-//! obstacles. A reached set that a tick left unchanged stays so until the
-//! next queued event (nothing else changes what the spread sees), so the
-//! ticks until then repeat it without a spread: an agent that must wait
-//! for its goal waits for nothing.
+//! its later changes (blocked, or free again with the directions obstacles
+//! leave it in) are read from its safe intervals at once and the changes
+//! queued by tick; where a cell is freed and the spread reaches it, a move
+//! that would swap places with one of those obstacles is taken out. So the
+//! work grows with the band and the activity inside it, not with the map or
+//! the number of obstacles. A reached set that a tick left unchanged stays
+//! so until the next queued event (nothing else changes what the spread
+//! sees), so the ticks until then repeat it without a spread: an agent that
+//! must wait for its goal waits for nothing.
 
 mod distance;
 mod frame;
