@@ -114,28 +114,37 @@ impl GoalDistances {
             self.searched = 0;
             self.marks.clear();
         }
-        // The landmarks are found once the searches on these walls have
-        // taken in twice as many cells as the map has: finding them costs
-        // about as much as that (three searches of the whole map, a few
-        // times cheaper per cell), so a run of a few queries never pays
-        // for them, and a long one searches at most that much more than
-        // it would have with them from the start.
-        if self.marks.is_empty() && self.searched >= 2 * walls.cell_count() as u64 {
-            self.marks.resize(walls.cell_count(), [UNKNOWN; LANDMARKS]);
-            find_landmarks(walls, &mut self.marks);
-        }
         self.found.clear();
         self.left.clear();
         self.trip = None;
     }
 
+    /// Finds the landmarks of `walls`, in the part of the map that walkable
+    /// cell `near` lies in, once the searches on these walls have taken in
+    /// twice as many cells as the map has: finding them costs about as
+    /// much as that (three searches of the whole map, a few times cheaper
+    /// per cell), so a run of a few queries never pays for them, and a
+    /// long one searches at most that much more than it would have with
+    /// them from the start.
+    fn find_landmarks_when_due(&mut self, walls: &StaticGrid, near: Cell) {
+        if self.marks.is_empty() && self.searched >= 2 * walls.cell_count() as u64 {
+            self.marks.resize(walls.cell_count(), [UNKNOWN; LANDMARKS]);
+            find_landmarks(walls, near, &mut self.marks);
+        }
+    }
+
     /// Finds the landmarks of `walls` at once (the searches wait until they
-    /// pay).
+    /// pay), near the first walkable cell.
     #[cfg(test)]
     pub(super) fn find_landmarks_now(&mut self, walls: &StaticGrid) {
         self.reset(walls);
         self.marks.resize(walls.cell_count(), [UNKNOWN; LANDMARKS]);
-        find_landmarks(walls, &mut self.marks);
+        let near = (0..walls.cell_count())
+            .map(|i| walls.cell_at(i))
+            .find(|&cell| walls.is_passable(cell));
+        if let Some(near) = near {
+            find_landmarks(walls, near, &mut self.marks);
+        }
     }
 
     /// Finds the distances to walkable `goal` of the cells within `span`
@@ -171,6 +180,7 @@ impl GoalDistances {
             }
             _ => {
                 self.reset(walls);
+                self.find_landmarks_when_due(walls, goal);
                 self.left.push((goal, 0));
                 if !self.widen(walls, start, span, max_words, words) {
                     return Searched::TooBig;

@@ -11,7 +11,10 @@
 //! it and still find exact distances where they matter (`distance.rs`).
 //!
 //! The landmarks are picked farthest first: the cell furthest on foot from
-//! the map's middle, then the cell furthest from the first. Each costs one
+//! a cell the queries use (the goal of the query that finds them), then
+//! the cell furthest from the first. So they lie in the part of the map
+//! the queries walk in, even where the map's middle is a walled-off
+//! pocket. Each costs one
 //! breadth-first search of the map, over 16-bit distances with a border of
 //! walls, so that it needs no range tests. Three and four landmarks cut
 //! the distance searches of brc202d, lak303d, den520d and ost003d by at
@@ -27,20 +30,21 @@ pub(super) const LANDMARKS: usize = 2;
 /// further than a `u16` counts.
 pub(super) const UNKNOWN: u16 = u16::MAX;
 
-/// Finds the distances of every cell of `walls` to the map's landmarks,
-/// into `marks` (by dense index): [`UNKNOWN`] where there is no way or it
-/// does not fit in a `u16`.
-pub(super) fn find_landmarks(walls: &StaticGrid, marks: &mut [[u16; LANDMARKS]]) {
+/// Finds the distances of every cell of `walls` to the landmarks of the
+/// part of the map that cell `near` lies in, into `marks` (by dense
+/// index): [`UNKNOWN`] where there is no way or it does not fit in a
+/// `u16`. Finds none if `near` is not walkable.
+pub(super) fn find_landmarks(walls: &StaticGrid, near: Cell, marks: &mut [[u16; LANDMARKS]]) {
     for entry in marks.iter_mut() {
         *entry = [UNKNOWN; LANDMARKS];
     }
-    let Some(middle) = middle(walls) else {
+    if !walls.is_passable(near) {
         return;
-    };
+    }
     let mut map = Padded::new(walls);
-    // The first landmark is the cell furthest from the middle, the last one
-    // a search from there reaches.
-    let mut far = map.spread(map.at(middle));
+    // The first landmark is the cell furthest from `near`, the last one a
+    // search from there reaches.
+    let mut far = map.spread(map.at(near));
     let (width, inner) = (map.width, walls.width() as usize);
     // Each cell's distance to the nearest landmark so far.
     let mut nearest = vec![UNKNOWN; marks.len()];
@@ -153,14 +157,6 @@ pub(super) fn bound(a: [u16; LANDMARKS], b: [u16; LANDMARKS]) -> u32 {
     most
 }
 
-/// The walkable cell nearest the map's middle in index order, if any.
-fn middle(walls: &StaticGrid) -> Option<Cell> {
-    let half = walls.cell_count() / 2;
-    let after = (half..walls.cell_count()).map(|i| walls.cell_at(i));
-    let before = (0..half).rev().map(|i| walls.cell_at(i));
-    after.chain(before).find(|&cell| walls.is_passable(cell))
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::super::test_rng::Rng;
@@ -176,7 +172,8 @@ mod tests {
             let density = rng.below(45);
             let walls = StaticGrid::from_fn(w, h, |_| rng.below(100) >= density).unwrap();
             let mut marks = vec![[0; LANDMARKS]; walls.cell_count()];
-            find_landmarks(&walls, &mut marks);
+            let near = Cell::new(rng.below(w), rng.below(h));
+            find_landmarks(&walls, near, &mut marks);
             let from = Cell::new(rng.below(w), rng.below(h));
             let want = bfs_from(&walls, from);
             let a = marks[walls.index(from)];
@@ -200,14 +197,33 @@ mod tests {
         // each other across it are far apart on foot.
         let walls = StaticGrid::from_fn(21, 20, |c| c.x != 10 || c.y == 19).unwrap();
         let mut marks = vec![[0; LANDMARKS]; walls.cell_count()];
-        find_landmarks(&walls, &mut marks);
+        find_landmarks(&walls, Cell::new(10, 19), &mut marks);
         let (a, b) = (Cell::new(9, 0), Cell::new(11, 0));
         let got = bound(marks[walls.index(a)], marks[walls.index(b)]);
         assert!(got > 30, "bound {got}, walk 40");
-        // No walkable cell at all: no landmarks, no bound.
-        let closed = StaticGrid::from_fn(3, 3, |_| false).unwrap();
+        // A pocket walled off in the middle, and a wall below it with a
+        // gap at the bottom: landmarks found from inside the pocket know
+        // nothing of the rest of the map, those found from a cell outside
+        // see the wall.
+        let pocket = StaticGrid::from_fn(21, 21, |c| {
+            let ring = c.x.abs_diff(10).max(c.y.abs_diff(10)) == 2;
+            !ring && (c.x != 10 || c.y < 12 || c.y == 20)
+        })
+        .unwrap();
+        let (a, b) = (Cell::new(9, 18), Cell::new(11, 18));
+        let mut marks = vec![[0; LANDMARKS]; pocket.cell_count()];
+        find_landmarks(&pocket, Cell::new(10, 10), &mut marks);
+        assert_eq!(bound(marks[pocket.index(a)], marks[pocket.index(b)]), 0);
+        find_landmarks(&pocket, Cell::new(0, 0), &mut marks);
+        let got = bound(marks[pocket.index(a)], marks[pocket.index(b)]);
+        assert!(
+            got > 4,
+            "bound {got} across the wall below the pocket, walk 6"
+        );
+        // A wall as the cell to start from: no landmarks, no bound.
+        let closed = StaticGrid::from_fn(3, 3, |c| c.x == 1).unwrap();
         let mut marks = vec![[0; LANDMARKS]; 9];
-        find_landmarks(&closed, &mut marks);
+        find_landmarks(&closed, Cell::new(0, 0), &mut marks);
         assert!(marks.iter().all(|m| *m == [UNKNOWN; LANDMARKS]));
     }
 }
