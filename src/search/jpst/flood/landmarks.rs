@@ -11,14 +11,14 @@
 //! it and still find exact distances where they matter (`distance.rs`).
 //!
 //! The landmarks are picked farthest first: the cell furthest on foot from
-//! a cell the queries use (the goal of the query that finds them), then
-//! the cell furthest from the first. So they lie in the part of the map
-//! the queries walk in, even where the map's middle is a walled-off
-//! pocket. Each costs one
-//! breadth-first search of the map, over 16-bit distances with a border of
-//! walls, so that it needs no range tests. Three and four landmarks cut
-//! the distance searches of brc202d, lak303d, den520d and ost003d by at
-//! most 4% more than two, and cost more to find and to read.
+//! a cell the queries use (the goal of the query that finds them), then the
+//! cell furthest from the first. So they lie in the part of the map the
+//! queries walk in, even where the map's middle is a walled-off pocket.
+//! That takes three breadth-first searches of the map (from that cell,
+//! then from each landmark), over 16-bit distances with a border of
+//! walls, so that they need no range tests. Three and four
+//! landmarks cut the distance searches of brc202d, lak303d, den520d and
+//! ost003d by at most 4% more than two, and cost more to find and to read.
 
 use crate::grid::{Cell, StaticGrid};
 
