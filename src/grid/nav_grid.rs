@@ -286,9 +286,15 @@ impl NavGrid {
         let Some(next) = tick.checked_add(1) else {
             return false;
         };
-        (from == to || from.dir_to(to).is_some())
-            && self.is_free(to, next)
-            && !self.is_swap(from, to, tick)
+        if from == to {
+            return self.is_free(to, next);
+        }
+        match to.dir_to(from) {
+            Some(back) if self.walls.is_passable(to) => {
+                self.obstacles.can_enter(self.walls.index(to), next, back)
+            }
+            _ => false,
+        }
     }
 
     /// The first tick from which `cell` stays free for ever, or `None` if it

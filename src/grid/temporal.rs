@@ -702,6 +702,32 @@ impl TemporalMap {
         })
     }
 
+    /// True if an agent can arrive in the cell at `tick` from its neighbour
+    /// in direction `from`: the cell is free then, and no obstacle leaves
+    /// it toward that neighbour during `[tick - 1, tick]`, which would swap
+    /// places with the agent. Where every departure lies at a tick at which
+    /// its cell is blocked ([`departures_blocked`](Self::departures_blocked)),
+    /// only an arrival at the first tick of a safe interval can meet one,
+    /// and that interval's entry lists who leaves then: one search of the
+    /// timeline answers both, instead of one for the safe intervals and one
+    /// for the departures.
+    #[inline]
+    pub fn can_enter(&self, cell: usize, tick: Tick, from: Dir) -> bool {
+        let before = tick.saturating_sub(1);
+        if self.idle_during(cell, before, tick) {
+            return true;
+        }
+        if !self.departures_blocked() {
+            return self.is_free(cell, tick) && !self.departs(cell, before, from);
+        }
+        let Some(tl) = self.timeline(cell) else {
+            return true;
+        };
+        interval::find(&tl.safe, tick).is_some_and(|k| {
+            tl.safe[k].start != tick || tick == 0 || tl.entries[k] & 1 << from as u8 == 0
+        })
+    }
+
     /// The directions in which obstacles leave the cell during `[tick, tick
     /// + 1]`, one bit per [`Dir`] (`1 << dir as u8`); 0 if none do.
     pub fn departure_dirs(&self, cell: usize, tick: Tick) -> u8 {
@@ -1022,6 +1048,44 @@ mod tests {
         }
         for cell in 0..6 {
             assert_eq!(map.safe_intervals(cell), [Interval::ALWAYS]);
+        }
+    }
+
+    /// An arrival by a move is allowed exactly where the cell is free and no
+    /// obstacle leaves it toward the mover the tick before, both where
+    /// every departure lies at a blocked tick (read from the entries) and
+    /// where some do not (read from the departures).
+    #[test]
+    fn entering_means_free_and_no_swap() {
+        let dirs = [Dir::North, Dir::East, Dir::South, Dir::West];
+        for loose in [false, true] {
+            let mut next = random_numbers(11 + u64::from(loose));
+            let mut map = TemporalMap::new(3, 2);
+            for _ in 0..200 {
+                let cell = next() as usize % 6;
+                let start = next() as Tick % 100;
+                let end = start + next() as Tick % 6;
+                if !loose || next().is_multiple_of(2) {
+                    map.block(cell, Interval::new(start, end));
+                }
+                if next().is_multiple_of(2) {
+                    map.add_departure(cell, end, dirs[next() as usize % 4]);
+                }
+            }
+            assert_eq!(map.departures_blocked(), !loose);
+            // A move arrives at tick 1 at the earliest.
+            for cell in 0..6 {
+                for tick in 1..120 {
+                    for dir in dirs {
+                        let want = map.is_free(cell, tick) && !map.departs(cell, tick - 1, dir);
+                        assert_eq!(
+                            map.can_enter(cell, tick, dir),
+                            want,
+                            "cell {cell} tick {tick} {dir:?} loose {loose}"
+                        );
+                    }
+                }
+            }
         }
     }
 

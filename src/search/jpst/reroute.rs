@@ -168,14 +168,16 @@ fn straight_stretch(path: &[Cell], k: usize, w: usize) -> (usize, usize) {
 
 /// The first step `k` from step `from` on (from `path[k]` to `path[k +
 /// 1]`) that meets an obstacle.
-fn first_conflict(grid: &NavGrid, t0: Tick, path: &[Cell], from: usize) -> Option<usize> {
+pub(super) fn first_conflict(
+    grid: &NavGrid,
+    t0: Tick,
+    path: &[Cell],
+    from: usize,
+) -> Option<usize> {
     path.windows(2)
         .enumerate()
         .skip(from)
-        .find_map(|(k, step)| {
-            let tick = t0 + k as Tick;
-            (!grid.is_free(step[1], tick + 1) || grid.is_swap(step[0], step[1], tick)).then_some(k)
-        })
+        .find_map(|(k, step)| (!grid.can_step(step[0], step[1], t0 + k as Tick)).then_some(k))
 }
 
 /// A staircase from `a` (left at tick `t`) to `b`, every step toward `b`,
@@ -218,16 +220,16 @@ fn staircase(grid: &NavGrid, t: Tick, a: Cell, b: Cell, work: &mut u64) -> Optio
             if !grid.walls().is_passable(cell) {
                 continue;
             }
-            // Nothing happening there during the step: free, and no swap
-            // (read from flat bounds, not the timeline).
+            // Free, and no swap with an obstacle leaving toward the cell
+            // the step comes from (where nothing happens there during the
+            // step, read from flat bounds, not the timeline).
             let index = grid.walls().index(cell);
-            let idle = grid.obstacles().idle_during(index, tick - 1, tick);
-            if !idle && !grid.obstacles().is_free(index, tick) {
-                continue;
-            }
-            let from_x = x_before && (idle || !grid.is_swap(at(u - 1, v), cell, tick - 1));
-            let from_y =
-                !from_x && y_before && (idle || !grid.is_swap(at(u, v - 1), cell, tick - 1));
+            let enters = |from: Cell| {
+                cell.dir_to(from)
+                    .is_some_and(|back| grid.obstacles().can_enter(index, tick, back))
+            };
+            let from_x = x_before && enters(at(u - 1, v));
+            let from_y = !from_x && y_before && enters(at(u, v - 1));
             came[u + v * (w + 1)] = if from_x {
                 1
             } else if from_y {

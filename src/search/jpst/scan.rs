@@ -121,10 +121,7 @@ impl<'a> Scanner<'a> {
     /// direction `dir`: free then, and no obstacle coming the other way?
     #[inline]
     fn can_enter(&self, to: usize, tick: Tick, dir: Dir) -> bool {
-        if self.obstacles.busy_end(to) < tick {
-            return true;
-        }
-        self.obstacles.is_free(to, tick) && !self.obstacles.departs(to, tick - 1, dir.reverse())
+        self.obstacles.can_enter(to, tick, dir.reverse())
     }
 
     /// Is `(x, y)` on the map, walkable and not blocked for ever at `t`?
