@@ -353,17 +353,24 @@ impl Planner for Jpst {
                 // by waits and detours that arrive no later than both the
                 // bare path and the goal allow.
                 let held = found.and_then(|cells| {
-                    let cost = cells.len() as Tick - 1;
-                    if validate_path(grid, query, &cells, cost).is_ok() {
+                    // No path arrives before either.
+                    let bare_cost = cells.len() as Tick - 1;
+                    let cost = bare_cost.max(p.goal_ready.saturating_sub(query.start_tick));
+                    // The start is free (the query was prepared) and every
+                    // step of the bare path is a move: only its steps into
+                    // busy cells, and the goal, are left to check.
+                    let conflict = reroute::first_conflict(grid, query.start_tick, &cells, 0);
+                    if conflict.is_none() && cost == bare_cost {
+                        debug_assert_eq!(validate_path(grid, query, &cells, cost), Ok(()));
                         return Some(reroute::plan_of(&cells, query.start_tick));
                     }
-                    // No path arrives before either; one past the horizon
-                    // is the temporal search's error to report.
-                    let cost = cost.max(p.goal_ready.saturating_sub(query.start_tick));
+                    // One past the horizon is the temporal search's error
+                    // to report.
                     if query.horizon.is_some_and(|h| cost > h) {
                         return None;
                     }
-                    let cells = reroute::mend(grid, query, &cells, cost, &mut mended)?;
+                    let conflict = conflict.filter(|_| cost == bare_cost);
+                    let cells = reroute::mend(grid, query, &cells, cost, conflict, &mut mended)?;
                     Some(reroute::plan_of(&cells, query.start_tick))
                 });
                 odds.passed(held.is_some(), pass.expanded);

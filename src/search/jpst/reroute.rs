@@ -24,17 +24,19 @@ const SPANS: [usize; 6] = [2, 4, 8, 16, 32, 64];
 const MAX_FIXES: usize = 4;
 
 /// A path of cost `cost` (at least the bare path's) made from the bare
-/// path `bare` (one cell per tick from the query's start), free of
-/// obstacles and keeping the goal, or `None`. Beyond the bare path's
-/// length the extra ticks are waited at the start, or else just before
-/// the last step; then each step that meets an obstacle is replaced by a
-/// staircase of the same length around it. Adds the cells it looks at to
-/// `work`.
+/// path `bare` (one cell per tick from the query's start, which is free
+/// then), free of obstacles and keeping the goal, or `None`. Beyond the
+/// bare path's length the extra ticks are waited at the start, or else
+/// just before the last step; then each step that meets an obstacle is
+/// replaced by a staircase of the same length around it. `conflict` is the
+/// first step of `bare` that meets one, where the bare path is as long as
+/// `cost` and that step is known. Adds the cells it looks at to `work`.
 pub(super) fn mend(
     grid: &NavGrid,
     query: &Query,
     bare: &[Cell],
     cost: u32,
+    conflict: Option<usize>,
     work: &mut u64,
 ) -> Option<Vec<Cell>> {
     let last = bare.len().checked_sub(1)?;
@@ -52,21 +54,25 @@ pub(super) fn mend(
         vec![0, last - 1]
     };
     spots.into_iter().find_map(|at| {
-        let path = reroute(grid, query, waiting_on(at), work)?;
+        let path = reroute(grid, query, waiting_on(at), conflict, work)?;
         *work += path.len() as u64;
-        validate_path(grid, query, &path, cost).ok()?;
+        // Every step was checked; the length is `cost`, so the goal is
+        // kept from the arrival on.
+        debug_assert_eq!(validate_path(grid, query, &path, cost), Ok(()));
         Some(path)
     })
 }
 
 /// Path `path` (one cell per tick from the query's start) with each step
 /// that meets an obstacle replaced by a staircase of the same length
-/// around it, or `None` if some conflict has none. The goal policy is not
-/// checked. Adds the cells it looks at to `work`.
+/// around it, or `None` if some conflict has none; `known` is the first
+/// such step, if known. The goal policy is not checked. Adds the cells it
+/// looks at to `work`.
 fn reroute(
     grid: &NavGrid,
     query: &Query,
     mut path: Vec<Cell>,
+    mut known: Option<usize>,
     work: &mut u64,
 ) -> Option<Vec<Cell>> {
     let t0 = query.start_tick;
@@ -75,7 +81,10 @@ fn reroute(
     let mut from = 0;
     for _ in 0..MAX_FIXES {
         *work += (path.len() - from) as u64;
-        let Some(k) = first_conflict(grid, t0, &path, from) else {
+        let Some(k) = known
+            .take()
+            .or_else(|| first_conflict(grid, t0, &path, from))
+        else {
             return Some(path);
         };
         let (i, j, cells) = detour(grid, t0, &path, k, work)?;
@@ -320,7 +329,7 @@ mod tests {
         // An obstacle stands on the bare path just when the agent gets there.
         let mut grid = open.clone();
         grid.add_block(bare[5], 5, Some(6)).expect("block");
-        let detour = reroute(&grid, &query, bare.clone(), &mut 0).expect("a way round");
+        let detour = reroute(&grid, &query, bare.clone(), None, &mut 0).expect("a way round");
         assert_eq!(detour.len(), bare.len());
         validate_path(&grid, &query, &detour, 16).expect("valid");
         let plan = Jpst::default().plan(&grid, &query).expect("path");
@@ -336,7 +345,7 @@ mod tests {
         }
         let query = Query::new(Cell::new(0, 1), Cell::new(9, 1));
         let straight: Vec<Cell> = (0..10).map(|x| Cell::new(x, 1)).collect();
-        assert_eq!(reroute(&grid, &query, straight, &mut 0), None);
+        assert_eq!(reroute(&grid, &query, straight, None, &mut 0), None);
     }
 
     #[test]
