@@ -153,6 +153,23 @@ fn dirs_at(departures: &[Departure], tick: Tick) -> u8 {
         .fold(0, |dirs, d| dirs | 1 << d.dir() as u8)
 }
 
+/// Ticks per bit of a cell's activity bits.
+const ACTIVITY_SPAN: Tick = 32;
+
+/// The activity bits of ticks `first` to `last`: bit `b` stands for every
+/// tick `t` with `t / ACTIVITY_SPAN % 32 == b`, so a cell whose obstacles
+/// pass at ticks 40 and 1,064 has bit 1 set for both, and 32 spans or more
+/// set every bit. A cell visited now and then has most of its bits clear,
+/// and a look at one of its clear spans needs no search of its timeline.
+#[inline]
+fn activity_bits(first: Tick, last: Tick) -> u32 {
+    let (a, b) = (first / ACTIVITY_SPAN, last / ACTIVITY_SPAN);
+    match b.saturating_sub(a) {
+        n if n >= 31 => u32::MAX,
+        n => ((1u32 << (n + 1)) - 1).rotate_left(a % 32),
+    }
+}
+
 /// Every temporal obstacle of a `width x height` map, indexed by dense cell
 /// index (`y * width + x`).
 #[derive(Clone, Debug)]
@@ -174,6 +191,12 @@ pub struct TemporalMap {
     /// First tick of the cell's earliest endless block ([`FOREVER`] if none):
     /// from then on the cell is a wall.
     wall_from: Vec<Tick>,
+    /// The spans of [`ACTIVITY_SPAN`] ticks in which the cell may be blocked
+    /// or left by an obstacle, folded onto 32 bits (see [`activity_bits`]):
+    /// set as blocks and departures are added, left set when they are taken
+    /// out (still a superset), recomputed by
+    /// [`forget_before`](Self::forget_before).
+    activity: Vec<u32>,
     /// An upper bound on one past the last tick at which the cell changes,
     /// counting an endless block as a change at its start only.
     change_end: Vec<Tick>,
@@ -220,6 +243,7 @@ impl TemporalMap {
             busy_end: vec![0; cells],
             busy_start: vec![FOREVER; cells],
             wall_from: vec![FOREVER; cells],
+            activity: vec![0; cells],
             change_end: vec![0; cells],
             near_change_end: vec![0; cells],
             near_layers: vec![Arc::new(BitRows::new(width, height))],
@@ -270,6 +294,7 @@ impl TemporalMap {
         tl.refresh_safe_around(span);
         let count = tl.safe.len() as u32;
         self.interval_count[cell] = count;
+        self.activity[cell] |= activity_bits(span.start, span.end);
         self.busy_start[cell] = self.busy_start[cell].min(span.start);
         if span.end == FOREVER {
             self.horizon = self.horizon.max(span.start);
@@ -358,6 +383,7 @@ impl TemporalMap {
         tl.refresh_entry(tick);
         let loose = interval::find(&tl.safe, tick).is_some();
         self.loose_departures |= loose;
+        self.activity[cell] |= activity_bits(tick, tick);
         self.busy_start[cell] = self.busy_start[cell].min(tick);
         self.horizon = self.horizon.max(tick.saturating_add(1));
         self.mark_busy(cell, tick.saturating_add(1), tick.saturating_add(1));
@@ -390,6 +416,7 @@ impl TemporalMap {
         let mut old: Vec<Option<Arc<CellTimeline>>> = old.into_iter().map(Some).collect();
         self.busy_end.fill(0);
         self.busy_start.fill(FOREVER);
+        self.activity.fill(0);
         self.change_end.fill(0);
         self.wall_from.fill(FOREVER);
         self.horizon = 0;
@@ -439,6 +466,12 @@ impl TemporalMap {
             let first_departure = tl.departures.first().map_or(FOREVER, |d| d.tick());
             self.busy_end[cell] = end;
             self.busy_start[cell] = first_block.min(first_departure);
+            let blocks = tl.blocked.iter().map(|iv| activity_bits(iv.start, iv.end));
+            let departures = tl
+                .departures
+                .iter()
+                .map(|d| activity_bits(d.tick(), d.tick()));
+            self.activity[cell] = blocks.chain(departures).fold(0, |bits, b| bits | b);
             self.change_end[cell] = change;
             self.wall_from[cell] = endless_start(&tl.blocked);
             self.loose_departures |= tl
@@ -692,7 +725,10 @@ impl TemporalMap {
     /// `[tick, tick + 1]`.
     #[inline(always)]
     pub fn departs(&self, cell: usize, tick: Tick, dir: Dir) -> bool {
-        if self.idle_during(cell, tick, tick) {
+        // The flat bounds alone (not the activity bits), as `is_free` reads
+        // them: the time-expanded A* reference and `validate_path` check
+        // paths through these two.
+        if self.busy_end(cell) <= tick || self.busy_start(cell) > tick {
             return false;
         }
         self.timeline(cell).is_some_and(|tl| {
@@ -771,12 +807,16 @@ impl TemporalMap {
         self.busy_start[cell]
     }
 
-    /// True if the flat per-cell bounds show that nothing happens at the
+    /// True if the flat per-cell data show that nothing happens at the
     /// cell from tick `first` to tick `last`: no block and no departure
-    /// then. False means "cannot tell from the bounds", not "busy".
+    /// then. It reads the first and last ticks of the cell's activity and
+    /// then the spans of [`ACTIVITY_SPAN`] ticks it may be active in, not
+    /// its timeline. False means "cannot tell from them", not "busy".
     #[inline]
     pub fn idle_during(&self, cell: usize, first: Tick, last: Tick) -> bool {
-        self.busy_end(cell) <= first || self.busy_start(cell) > last
+        self.busy_end(cell) <= first
+            || self.busy_start(cell) > last
+            || self.activity[cell] & activity_bits(first, last) == 0
     }
 
     /// The start of the cell's earliest endless block (an obstacle parked
@@ -1087,6 +1127,59 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A cell said to be idle over a span of ticks is free and left by
+    /// nobody at every one of them, as blocks and departures come and go
+    /// (a block taken out leaves its bits set: still true) and as the past
+    /// is forgotten; and its activity bits find the spans far from any
+    /// block, also a thousand ticks on.
+    #[test]
+    fn idle_cells_are_free_and_left_by_nobody() {
+        let dirs = [Dir::North, Dir::East, Dir::South, Dir::West];
+        let mut next = random_numbers(23);
+        let mut map = TemporalMap::new(4, 2);
+        let mut added = Vec::new();
+        let check = |map: &TemporalMap, from: Tick| {
+            for cell in 0..8 {
+                for first in (from..2300).step_by(7) {
+                    for len in [0, 1, 5, 40, 700] {
+                        let last = first + len;
+                        if map.idle_during(cell, first, last) {
+                            for t in first..=last {
+                                assert!(map.is_free(cell, t), "cell {cell} tick {t}");
+                                assert_eq!(map.departure_dirs(cell, t), 0, "cell {cell} tick {t}");
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        for round in 0..60 {
+            let cell = next() as usize % 8;
+            let start = next() as Tick % 2200;
+            if next().is_multiple_of(3) {
+                map.add_departure(cell, start, dirs[next() as usize % 4]);
+            } else {
+                let end = start + next() as Tick % 20;
+                map.block(cell, Interval::new(start, end));
+                added.push((cell, Interval::new(start, end)));
+            }
+            if round % 10 == 9 {
+                let (cell, span) = added.swap_remove(next() as usize % added.len());
+                map.unblock(cell, span);
+            }
+            check(&map, 0);
+        }
+        map.forget_before(500);
+        check(&map, 500);
+        // One block at ticks 40-41 and one at 1,064: the spans between are idle.
+        let mut sparse = TemporalMap::new(2, 1);
+        sparse.block(0, Interval::new(40, 41));
+        sparse.block(0, Interval::new(1064, 1064));
+        assert!(sparse.idle_during(0, 64, 1000));
+        assert!(!sparse.idle_during(0, 1060, 1070));
+        assert!(sparse.idle_during(0, 1100, 1500));
     }
 
     /// Forgetting the past in place leaves exactly the map built afresh from

@@ -346,10 +346,10 @@ impl Flood {
         if !tm.has_timeline(cell) {
             return;
         }
-        // Nothing happens there while it matters, or nothing since before
-        // `tick - 1` (a cell blocked for good stays busy for ever): free
-        // throughout, and no departure to mind.
-        if tm.busy_start(cell) > last || tm.busy_end(cell) < tick {
+        // Nothing happens there from `tick - 1` while it matters (a cell
+        // blocked for good stays busy for ever): free throughout, and no
+        // departure to mind.
+        if tm.idle_during(cell, tick - 1, last) {
             return;
         }
         match self.follow(b, cell, tick, last) {
