@@ -172,6 +172,33 @@ fn activity_bits(first: Tick, last: Tick) -> u64 {
     }
 }
 
+/// When a cell's obstacles come and go, kept together so that telling a
+/// cell idle over a span ([`TemporalMap::idle_during`]) takes one read.
+#[derive(Clone, Copy, Debug)]
+struct Busy {
+    /// At or before the first tick at which the cell is blocked or left by
+    /// an obstacle ([`FOREVER`] if never).
+    start: Tick,
+    /// At or after one past the last such tick ([`FOREVER`] if the cell is
+    /// blocked for ever; 0 if never touched).
+    end: Tick,
+    /// The spans of [`ACTIVITY_SPAN`] ticks in which the cell may be
+    /// blocked or left by an obstacle, folded onto 64 bits (see
+    /// [`activity_bits`]): set as blocks and departures are added, left set
+    /// when they are taken out (still a superset), recomputed by
+    /// [`TemporalMap::forget_before`].
+    activity: u64,
+}
+
+impl Busy {
+    /// A cell nothing ever happens at.
+    const IDLE: Self = Self {
+        start: FOREVER,
+        end: 0,
+        activity: 0,
+    };
+}
+
 /// Every temporal obstacle of a `width x height` map, indexed by dense cell
 /// index (`y * width + x`).
 #[derive(Clone, Debug)]
@@ -186,19 +213,11 @@ pub struct TemporalMap {
     /// Number of safe intervals per cell, beside the timelines so that
     /// counting them reads one flat array.
     interval_count: Vec<u32>,
-    busy_end: Vec<Tick>,
-    /// A lower bound on the first tick at which the cell is blocked or left
-    /// by an obstacle ([`FOREVER`] if never).
-    busy_start: Vec<Tick>,
+    /// When each cell's obstacles come and go, as far as flat reads tell.
+    busy: Vec<Busy>,
     /// First tick of the cell's earliest endless block ([`FOREVER`] if none):
     /// from then on the cell is a wall.
     wall_from: Vec<Tick>,
-    /// The spans of [`ACTIVITY_SPAN`] ticks in which the cell may be blocked
-    /// or left by an obstacle, folded onto 64 bits (see [`activity_bits`]):
-    /// set as blocks and departures are added, left set when they are taken
-    /// out (still a superset), recomputed by
-    /// [`forget_before`](Self::forget_before).
-    activity: Vec<u64>,
     /// An upper bound on one past the last tick at which the cell changes,
     /// counting an endless block as a change at its start only.
     change_end: Vec<Tick>,
@@ -242,10 +261,8 @@ impl TemporalMap {
             slot: vec![NO_TIMELINE; cells],
             timelines: Vec::new(),
             interval_count: vec![1; cells],
-            busy_end: vec![0; cells],
-            busy_start: vec![FOREVER; cells],
+            busy: vec![Busy::IDLE; cells],
             wall_from: vec![FOREVER; cells],
-            activity: vec![0; cells],
             change_end: vec![0; cells],
             near_change_end: vec![0; cells],
             near_layers: vec![Arc::new(BitRows::new(width, height))],
@@ -296,8 +313,9 @@ impl TemporalMap {
         tl.refresh_safe_around(span);
         let count = tl.safe.len() as u32;
         self.interval_count[cell] = count;
-        self.activity[cell] |= activity_bits(span.start, span.end);
-        self.busy_start[cell] = self.busy_start[cell].min(span.start);
+        let busy = &mut self.busy[cell];
+        busy.activity |= activity_bits(span.start, span.end);
+        busy.start = busy.start.min(span.start);
         if span.end == FOREVER {
             self.horizon = self.horizon.max(span.start);
             self.mark_busy(cell, FOREVER, span.start.saturating_add(1));
@@ -385,8 +403,9 @@ impl TemporalMap {
         tl.refresh_entry(tick);
         let loose = interval::find(&tl.safe, tick).is_some();
         self.loose_departures |= loose;
-        self.activity[cell] |= activity_bits(tick, tick);
-        self.busy_start[cell] = self.busy_start[cell].min(tick);
+        let busy = &mut self.busy[cell];
+        busy.activity |= activity_bits(tick, tick);
+        busy.start = busy.start.min(tick);
         self.horizon = self.horizon.max(tick.saturating_add(1));
         self.mark_busy(cell, tick.saturating_add(1), tick.saturating_add(1));
     }
@@ -416,9 +435,7 @@ impl TemporalMap {
         let cells = self.slot.len();
         let old = std::mem::take(&mut self.timelines);
         let mut old: Vec<Option<Arc<CellTimeline>>> = old.into_iter().map(Some).collect();
-        self.busy_end.fill(0);
-        self.busy_start.fill(FOREVER);
-        self.activity.fill(0);
+        self.busy.fill(Busy::IDLE);
         self.change_end.fill(0);
         self.wall_from.fill(FOREVER);
         self.horizon = 0;
@@ -466,14 +483,16 @@ impl TemporalMap {
             }
             let first_block = tl.blocked.first().map_or(FOREVER, |iv| iv.start);
             let first_departure = tl.departures.first().map_or(FOREVER, |d| d.tick());
-            self.busy_end[cell] = end;
-            self.busy_start[cell] = first_block.min(first_departure);
             let blocks = tl.blocked.iter().map(|iv| activity_bits(iv.start, iv.end));
             let departures = tl
                 .departures
                 .iter()
                 .map(|d| activity_bits(d.tick(), d.tick()));
-            self.activity[cell] = blocks.chain(departures).fold(0, |bits, b| bits | b);
+            self.busy[cell] = Busy {
+                start: first_block.min(first_departure),
+                end,
+                activity: blocks.chain(departures).fold(0, |bits, b| bits | b),
+            };
             self.change_end[cell] = change;
             self.wall_from[cell] = endless_start(&tl.blocked);
             self.loose_departures |= tl
@@ -592,7 +611,7 @@ impl TemporalMap {
     }
 
     fn mark_busy(&mut self, cell: usize, end: Tick, change: Tick) {
-        self.busy_end[cell] = self.busy_end[cell].max(end);
+        self.busy[cell].end = self.busy[cell].end.max(end);
         if change <= self.change_end[cell] {
             return;
         }
@@ -794,7 +813,7 @@ impl TemporalMap {
         if self.quiet() {
             return 0;
         }
-        self.busy_end[cell]
+        self.busy[cell].end
     }
 
     /// At or before the first tick at which the cell is blocked or left by
@@ -806,7 +825,7 @@ impl TemporalMap {
         if self.quiet() {
             return FOREVER;
         }
-        self.busy_start[cell]
+        self.busy[cell].start
     }
 
     /// True if the flat per-cell data show that nothing happens at the
@@ -816,9 +835,11 @@ impl TemporalMap {
     /// its timeline. False means "cannot tell from them", not "busy".
     #[inline]
     pub fn idle_during(&self, cell: usize, first: Tick, last: Tick) -> bool {
-        self.busy_end(cell) <= first
-            || self.busy_start(cell) > last
-            || self.activity[cell] & activity_bits(first, last) == 0
+        if self.quiet() {
+            return true;
+        }
+        let busy = self.busy[cell];
+        busy.end <= first || busy.start > last || busy.activity & activity_bits(first, last) == 0
     }
 
     /// The start of the cell's earliest endless block (an obstacle parked
