@@ -343,12 +343,9 @@ impl Flood {
         }
         let last = self.keep(b, cell, at);
         let tm = b.grid.obstacles();
-        if !tm.has_timeline(cell) {
-            return;
-        }
         // Nothing happens there from `tick - 1` while it matters (a cell
-        // blocked for good stays busy for ever): free throughout, and no
-        // departure to mind.
+        // blocked for good stays busy for ever), or ever (no timeline):
+        // free throughout, and no departure to mind.
         if tm.idle_during(cell, tick - 1, last) {
             return;
         }
