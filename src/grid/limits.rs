@@ -9,9 +9,9 @@ use super::static_grid::{MAX_CELLS, MAX_SIDE};
 /// [`MAX_SIDE`] and [`MAX_CELLS`].
 ///
 /// The default, 4096 x 4096 cells (16.8 million), keeps a user-made map's
-/// fixed cost under about 640 MiB: the grid, its temporal map's per-cell
-/// arrays (28 bytes), its region labels (4) and a planner's node index (8)
-/// cost about 40 bytes per cell. On top come what obstacles add and the
+/// fixed cost under about 770 MiB: the grid, its temporal map's per-cell
+/// arrays (36 bytes), its region labels (4) and a planner's node index (8)
+/// cost about 48 bytes per cell. On top come what obstacles add and the
 /// time layers: up to two bits per cell for every 32 ticks between the
 /// earliest query start and the last planned change, at most 256 layers
 /// and at most 128 MiB in all (31 layers at 4096 x 4096; beyond them
