@@ -313,9 +313,7 @@ impl TemporalMap {
         tl.refresh_safe_around(span);
         let count = tl.safe.len() as u32;
         self.interval_count[cell] = count;
-        let busy = &mut self.busy[cell];
-        busy.activity |= activity_bits(span.start, span.end);
-        busy.start = busy.start.min(span.start);
+        self.note_activity(cell, span.start, span.end);
         if span.end == FOREVER {
             self.horizon = self.horizon.max(span.start);
             self.mark_busy(cell, FOREVER, span.start.saturating_add(1));
@@ -403,9 +401,7 @@ impl TemporalMap {
         tl.refresh_entry(tick);
         let loose = interval::find(&tl.safe, tick).is_some();
         self.loose_departures |= loose;
-        let busy = &mut self.busy[cell];
-        busy.activity |= activity_bits(tick, tick);
-        busy.start = busy.start.min(tick);
+        self.note_activity(cell, tick, tick);
         self.horizon = self.horizon.max(tick.saturating_add(1));
         self.mark_busy(cell, tick.saturating_add(1), tick.saturating_add(1));
     }
@@ -610,6 +606,14 @@ impl TemporalMap {
         }
     }
 
+    /// Notes a block or departure of cell `cell` from tick `first` to
+    /// `last` in its first busy tick and its activity bits.
+    fn note_activity(&mut self, cell: usize, first: Tick, last: Tick) {
+        let busy = &mut self.busy[cell];
+        busy.start = busy.start.min(first);
+        busy.activity |= activity_bits(first, last);
+    }
+
     fn mark_busy(&mut self, cell: usize, end: Tick, change: Tick) {
         self.busy[cell].end = self.busy[cell].end.max(end);
         if change <= self.change_end[cell] {
@@ -780,9 +784,8 @@ impl TemporalMap {
         let Some(tl) = self.timeline(cell) else {
             return true;
         };
-        interval::find(&tl.safe, tick).is_some_and(|k| {
-            tl.safe[k].start != tick || tick == 0 || tl.entries[k] & 1 << from as u8 == 0
-        })
+        interval::find(&tl.safe, tick)
+            .is_some_and(|k| tl.safe[k].start != tick || tl.entries[k] & 1 << from as u8 == 0)
     }
 
     /// The directions in which obstacles leave the cell during `[tick, tick
