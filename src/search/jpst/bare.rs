@@ -20,6 +20,7 @@ use super::super::open::{OpenList, Stack};
 use super::super::plan::{SearchStats, Waypoint, materialise};
 use super::super::query::Query;
 use super::bare_cells::ReachedCells;
+use super::flood::{LANDMARKS, bound};
 use super::jump_table::{Ahead, JumpTable};
 
 /// Reusable state of the first pass's search, and the table of the last
@@ -40,11 +41,17 @@ impl BareSearch {
     /// goal, one cell per step, or `None` if there is none, it would end
     /// past the horizon, or the budget runs out. Counts expansions and
     /// generated jump points in `stats`.
+    ///
+    /// Where the query's estimate is the Manhattan distance, `landmarks`
+    /// (the landmark distances of every cell, or none) raise it wherever
+    /// they bound the walk higher: both are consistent, so their maximum
+    /// is too, and the path found is as short.
     pub(super) fn path(
         &mut self,
         walls: &StaticGrid,
         query: &Query,
         p: &Prepared,
+        landmarks: &[[u16; LANDMARKS]],
         stats: &mut SearchStats,
     ) -> Option<Vec<Cell>> {
         if !self.table.as_ref().is_some_and(|t| t.is_for(walls)) {
@@ -54,8 +61,13 @@ impl BareSearch {
         self.open.clear();
         let start = key_of(query.start);
         let goal = key_of(query.goal);
+        let estimate = Estimate {
+            p,
+            landmarks: if p.h.has_table() { &[] } else { landmarks },
+            goal: landmarks.get(walls.index(query.goal)).copied(),
+        };
         self.touch(start, 0, start, DirSet::ALL);
-        self.push(walls, p, query.start_tick, query.start, 0)?;
+        self.push(walls, &estimate, query.start_tick, query.start, 0)?;
         while let Some(entry) = self.open.pop() {
             let here = entry.node;
             let g = entry.g - query.start_tick;
@@ -88,7 +100,7 @@ impl BareSearch {
                 if self.touch(key_of(to), g + k, here, dirs) {
                     stats.generated += 1;
                     // A cell the goal cannot be reached from is not queued.
-                    let _ = self.push(walls, p, query.start_tick, to, g + k);
+                    let _ = self.push(walls, &estimate, query.start_tick, to, g + k);
                 }
             }
         }
@@ -119,15 +131,12 @@ impl BareSearch {
     fn push(
         &mut self,
         walls: &StaticGrid,
-        p: &Prepared,
+        estimate: &Estimate,
         start_tick: Tick,
         cell: Cell,
         g: u32,
     ) -> Option<()> {
-        let h = p.h.at(cell, walls.index(cell));
-        if h == UNREACHABLE {
-            return None;
-        }
+        let h = estimate.at(walls, cell)?;
         let g = start_tick + g;
         self.open.push(OpenEntry {
             f: u64::from(g) + u64::from(h),
@@ -210,6 +219,32 @@ impl BareSearch {
     }
 }
 
+/// The first pass's estimate of the steps left: the query's, raised to
+/// the landmarks' bound where they have one.
+struct Estimate<'a> {
+    p: &'a Prepared,
+    /// The landmark distances of every cell, or none.
+    landmarks: &'a [[u16; LANDMARKS]],
+    /// The goal's landmark distances, if any.
+    goal: Option<[u16; LANDMARKS]>,
+}
+
+impl Estimate<'_> {
+    /// The estimate at `cell`; `None` if the goal cannot be reached from it.
+    #[inline]
+    fn at(&self, walls: &StaticGrid, cell: Cell) -> Option<u32> {
+        let i = walls.index(cell);
+        let h = self.p.h.at(cell, i);
+        if h == UNREACHABLE {
+            return None;
+        }
+        match (self.landmarks.get(i), self.goal) {
+            (Some(&here), Some(goal)) => Some(h.max(bound(here, goal))),
+            _ => Some(h),
+        }
+    }
+}
+
 /// The key of `cell` in the search: its coordinates in one number (a map's
 /// sides are at most 2^16 cells), so that no division turns a key back into
 /// a cell, as a dense index would need.
@@ -239,6 +274,7 @@ fn forced_sides(walls: &StaticGrid, at: Cell, dir: Dir) -> impl Iterator<Item = 
 
 #[cfg(test)]
 mod tests {
+    use super::super::flood::find_landmarks;
     use super::super::test_rng::Rng;
     use super::*;
     use crate::grid::NavGrid;
@@ -252,6 +288,7 @@ mod tests {
         let mut cache = HeuristicCache::new(2);
         let mut grid = NavGrid::new(StaticGrid::open(1, 1).expect("map"));
         let mut found = 0;
+        let mut landmarks = Vec::new();
         for case in 0..3000 {
             // Now and then the same map with one cell changed: the table
             // must follow the walls.
@@ -282,8 +319,15 @@ mod tests {
                 continue;
             };
             let want = bfs_from(grid.walls(), goal)[grid.walls().index(start)];
+            // A third of the searches raise the Manhattan estimate to the
+            // landmarks' bound.
+            landmarks.clear();
+            if case % 3 == 1 {
+                landmarks.resize(grid.walls().cell_count(), [0; LANDMARKS]);
+                find_landmarks(grid.walls(), start, &mut landmarks);
+            }
             let mut stats = SearchStats::default();
-            let got = search.path(grid.walls(), &query, &p, &mut stats);
+            let got = search.path(grid.walls(), &query, &p, &landmarks, &mut stats);
             let Some(cells) = got else {
                 assert_eq!(want, UNREACHABLE, "case {case}: {w}x{h} {start} -> {goal}");
                 continue;

@@ -173,8 +173,13 @@ impl Jpst {
     /// on those before. The pass's jump point search reads its jumps from
     /// bit rows, 64 cells at a time, with a table of where vertical jumps
     /// stop made once per map (one bit per cell; again when the walls
-    /// change). Maps of more than 2^22 cells skip it: its search state
-    /// takes 16 bytes per cell.
+    /// change). Under the Manhattan heuristic, and with the flood on, it
+    /// raises that estimate to the bound of two landmarks once it has
+    /// expanded a quarter as many jump points on the map as the map has
+    /// cells (finding them takes three breadth-first searches of the map,
+    /// timed with the query that finds them; the flood's distance searches
+    /// use them too). Maps of more than 2^22 cells skip it: its search
+    /// state takes 16 bytes per cell.
     ///
     /// With [`Query::budget`] the pass has a budget of its own, equal to
     /// the query's: a query may expand up to twice its budget in all
@@ -341,7 +346,14 @@ impl Planner for Jpst {
                 }
             }
             if try_pass {
-                let found = bare.path(grid.walls(), query, p, &mut pass);
+                let landmarks = match flooding {
+                    true => flood.landmarks_for_pass(grid.walls(), query.goal),
+                    false => &[],
+                };
+                let found = bare.path(grid.walls(), query, p, landmarks, &mut pass);
+                if flooding {
+                    flood.note_pass(pass.expanded);
+                }
                 if let Some(cells) = &found {
                     (walk, walked) = (cells.len() as Tick - 1, true);
                     walks.note_walk(walk, manhattan);

@@ -17,8 +17,10 @@
 //! from the start to the bound. The breadth-first search from the goal
 //! keeps to the cells within `span` of it on foot plus a lower bound on
 //! the walk from the start: the Manhattan distance, and, once the
-//! searches on a map have taken in twice as many cells as it has, the
-//! bound its landmarks give (`landmarks.rs`), which sees the walls. Both
+//! searches on a map have taken in twice as many cells as it has (or the
+//! first pass has expanded a quarter as many jump points, see
+//! [`GoalDistances::landmarks_for_pass`]), the bound its landmarks give
+//! (`landmarks.rs`), which sees the walls. Both
 //! bounds change by at most one from a cell to its neighbour, so the
 //! cells on a shortest way from the goal to any cell kept are kept too,
 //! and their distances are exact. On brc202d, with 500 sequential agents,
@@ -86,6 +88,8 @@ pub(super) struct GoalDistances {
     spare: Vec<(Cell, u32)>,
     /// The cells the searches on these walls have taken in.
     searched: u64,
+    /// The jump points the first pass expanded on these walls.
+    passed: u64,
 }
 
 impl GoalDistances {
@@ -99,24 +103,54 @@ impl GoalDistances {
     /// Forgets the last search's distances, and the walls too if they are
     /// not those of `walls`.
     fn reset(&mut self, walls: &StaticGrid) {
-        if self.walls == Some(walls.revision()) {
-            let left = self.left.iter().map(|&(cell, _)| cell);
-            for cell in self.found.iter().copied().chain(left) {
-                self.steps[walls.index(cell)] = FAR as u16;
-            }
-        } else {
-            self.walls = Some(walls.revision());
-            self.steps.clear();
-            self.steps.extend((0..walls.height()).flat_map(|y| {
-                (0..walls.width())
-                    .map(move |x| if walls.rows().get(x, y) { FAR } else { WALL } as u16)
-            }));
-            self.searched = 0;
-            self.marks.clear();
+        self.follow_walls(walls);
+        let left = self.left.iter().map(|&(cell, _)| cell);
+        for cell in self.found.iter().copied().chain(left) {
+            self.steps[walls.index(cell)] = FAR as u16;
         }
         self.found.clear();
         self.left.clear();
         self.trip = None;
+    }
+
+    /// Forgets everything found on other walls than `walls`.
+    fn follow_walls(&mut self, walls: &StaticGrid) {
+        if self.walls == Some(walls.revision()) {
+            return;
+        }
+        self.walls = Some(walls.revision());
+        self.steps.clear();
+        self.steps.extend((0..walls.height()).flat_map(|y| {
+            (0..walls.width()).map(move |x| if walls.rows().get(x, y) { FAR } else { WALL } as u16)
+        }));
+        (self.searched, self.passed) = (0, 0);
+        self.marks.clear();
+        self.found.clear();
+        self.left.clear();
+        self.trip = None;
+    }
+
+    /// The landmark distances of every cell of `walls` (by dense index),
+    /// for the first pass's estimate, or none while they are not found.
+    /// They are found here, in the part of the map that walkable cell
+    /// `near` lies in, once the first pass has expanded a quarter as many
+    /// jump points on these walls as the map has cells (see
+    /// [`note_pass`](Self::note_pass)): an expansion there costs about as
+    /// much as four or five cells of the landmarks' three searches, so the
+    /// pass spends at most about twice what they cost before it has them.
+    pub fn landmarks_for_pass(&mut self, walls: &StaticGrid, near: Cell) -> &[[u16; LANDMARKS]] {
+        self.follow_walls(walls);
+        if self.marks.is_empty() && self.passed.saturating_mul(4) >= walls.cell_count() as u64 {
+            self.marks.resize(walls.cell_count(), [UNKNOWN; LANDMARKS]);
+            find_landmarks(walls, near, &mut self.marks);
+        }
+        &self.marks
+    }
+
+    /// Counts `expanded` jump points of a first pass on the walls last
+    /// given to [`landmarks_for_pass`](Self::landmarks_for_pass).
+    pub fn note_pass(&mut self, expanded: u64) {
+        self.passed = self.passed.saturating_add(expanded);
     }
 
     /// Finds the landmarks of `walls`, in the part of the map that walkable

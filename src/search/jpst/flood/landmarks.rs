@@ -8,7 +8,9 @@
 //! lie far apart for a landmark beyond its end. Like the Manhattan
 //! distance, the bound is consistent (it changes by at most one from a
 //! cell to its neighbour), so the goal's distance search may prune with
-//! it and still find exact distances where they matter (`distance.rs`).
+//! it and still find exact distances where they matter (`distance.rs`),
+//! and the first pass's jump point search may raise its Manhattan
+//! estimate to it and still find shortest walks (`bare.rs`).
 //!
 //! The landmarks are picked farthest first: the cell furthest on foot from
 //! a cell the queries use (the goal of the query that finds them), then the
@@ -24,7 +26,7 @@ use crate::grid::{Cell, StaticGrid};
 
 /// How many landmarks a map gets (a 16-bit distance to each, 4 bytes a
 /// cell).
-pub(super) const LANDMARKS: usize = 2;
+pub(in crate::search::jpst) const LANDMARKS: usize = 2;
 
 /// A distance the table does not hold: the landmark is out of reach, or
 /// further than a `u16` counts.
@@ -34,7 +36,11 @@ pub(super) const UNKNOWN: u16 = u16::MAX;
 /// part of the map that cell `near` lies in, into `marks` (by dense
 /// index): [`UNKNOWN`] where there is no way or it does not fit in a
 /// `u16`. Finds none if `near` is not walkable.
-pub(super) fn find_landmarks(walls: &StaticGrid, near: Cell, marks: &mut [[u16; LANDMARKS]]) {
+pub(in crate::search::jpst) fn find_landmarks(
+    walls: &StaticGrid,
+    near: Cell,
+    marks: &mut [[u16; LANDMARKS]],
+) {
     for entry in marks.iter_mut() {
         *entry = [UNKNOWN; LANDMARKS];
     }
@@ -147,7 +153,7 @@ impl Padded {
 /// A lower bound on the walk between the cells whose landmark distances
 /// are `a` and `b`.
 #[inline]
-pub(super) fn bound(a: [u16; LANDMARKS], b: [u16; LANDMARKS]) -> u32 {
+pub(in crate::search::jpst) fn bound(a: [u16; LANDMARKS], b: [u16; LANDMARKS]) -> u32 {
     let mut most = 0;
     for k in 0..LANDMARKS {
         let known = a[k] != UNKNOWN && b[k] != UNKNOWN;

@@ -38,11 +38,14 @@ mod landmarks;
 mod layers;
 mod layout;
 
-use crate::grid::{Cell, Dir, FOREVER, Interval, NavGrid, TemporalMap, Tick};
+use crate::grid::{Cell, Dir, FOREVER, Interval, NavGrid, StaticGrid, TemporalMap, Tick};
 
 use super::super::goal::cell_of;
 use distance::{FAR, GoalDistances, Searched};
 use frame::{Frame, SlantedWalls};
+#[cfg(test)]
+pub(super) use landmarks::find_landmarks;
+pub(super) use landmarks::{LANDMARKS, bound};
 use layers::{Layer, Layers};
 use layout::LayoutChoice;
 
@@ -260,6 +263,24 @@ impl Flood {
             }
         }
         Flooded::NotBy
+    }
+
+    /// The landmarks of `walls` for the first pass's estimate, found near
+    /// `near` once the pass has paid for them (see
+    /// [`GoalDistances::landmarks_for_pass`]); the floods' distance
+    /// searches use them too.
+    pub(super) fn landmarks_for_pass(
+        &mut self,
+        walls: &StaticGrid,
+        near: Cell,
+    ) -> &[[u16; LANDMARKS]] {
+        self.distances.landmarks_for_pass(walls, near)
+    }
+
+    /// Counts `expanded` jump points of a first pass toward the landmarks'
+    /// price.
+    pub(super) fn note_pass(&mut self, expanded: u64) {
+        self.distances.note_pass(expanded);
     }
 
     /// Steps of the quickest walk from `start` to `goal` over the walls,
