@@ -64,10 +64,16 @@ const MAX_TICKS: u64 = 1 << 16;
 /// number of its bit times 2, plus [`DROP`].
 const DROP: u64 = 1;
 
-/// What a change event keeps in bits 1 to 31: [`BLOCKS`], or [`FREES`]
+/// What a change event keeps in bits 1 to 5: [`BLOCKS`], or [`FREES`]
 /// plus the directions obstacles leave the cell in as it is freed (one bit
-/// per [`Dir`]).
-const CHANGE_BITS: u64 = (1 << 31) - 1;
+/// per [`Dir`]). The event also keeps the cell's place in the bit fields
+/// (the number of its word from bit 12, of its bit from bit 6), so that
+/// applying it needs no division to find that place, and its dense index
+/// from bit 40 (see [`change_event`]).
+const CHANGE_BITS: u64 = (1 << 5) - 1;
+
+/// The bits of a change event that hold the number of the cell's word.
+const WORD_BITS: u64 = (1 << 28) - 1;
 
 /// The change blocks the cell.
 const BLOCKS: u64 = 0;
@@ -109,8 +115,7 @@ pub(super) struct Flood {
     distances: GoalDistances,
     /// Events by tick, relative to the start tick: a change of a cell's
     /// state at tick `t + 1` or a cell too far to matter from tick `t + 1`
-    /// on sits at `t - start`. A change is the cell's dense index times 2^32
-    /// plus what it does times 2 (see [`CHANGE_BITS`]); a drop is a
+    /// on sits at `t - start`. A change is a [`change_event`]; a drop is a
     /// [`DROP`].
     queue: Vec<Vec<u64>>,
     /// The cells freed at the end of the current tick that obstacles leave
@@ -327,7 +332,7 @@ impl Flood {
         self.seen[at.0] |= at.1;
         let last = self.keep(b, cell, at);
         if b.grid.obstacles().has_timeline(cell) {
-            self.follow(b, cell, b.start, last);
+            self.follow(b, cell, at, b.start, last);
         }
     }
 
@@ -370,7 +375,7 @@ impl Flood {
         if tm.idle_during(cell, tick - 1, last) {
             return;
         }
-        match self.follow(b, cell, tick, last) {
+        match self.follow(b, cell, at, tick, last) {
             (State::Blocked, _) => self.blocked[at.0] |= at.1,
             // Blocked the tick before: an obstacle may have left it then.
             (State::Freed(_), dirs) => self.note_freed(cell, dirs),
@@ -378,11 +383,19 @@ impl Flood {
         }
     }
 
-    /// Queues every change of the cell after `tick` that comes by `last`,
+    /// Queues every change of cell `cell` (dense index, at word and bit
+    /// `place` of the bit fields) after `tick` that comes by `last`,
     /// reading its safe intervals and their entries once (not once per
     /// change as it comes); returns its state at `tick`, and the
     /// directions obstacles leave it in as it is freed then.
-    fn follow(&mut self, b: &Bounds, cell: usize, tick: Tick, last: Tick) -> (State, u8) {
+    fn follow(
+        &mut self,
+        b: &Bounds,
+        cell: usize,
+        place: (usize, u64),
+        tick: Tick,
+        last: Tick,
+    ) -> (State, u8) {
         let tm = b.grid.obstacles();
         let (safe, entries) = tm.safe_intervals_and_entries(cell);
         let (now, mut change) = state(tm, cell, safe, tick);
@@ -394,7 +407,7 @@ impl Flood {
                 State::Freed(k) => FREES + u64::from(leaving(k)),
                 State::Free => FREES,
             };
-            self.queue[(at - 1 - b.start) as usize].push((cell as u64) << 32 | what << 1);
+            self.queue[(at - 1 - b.start) as usize].push(change_event(cell, place, what));
             change = next;
         }
         match now {
@@ -433,11 +446,11 @@ impl Flood {
                 self.alive[i] &= !bit;
                 continue;
             }
-            let cell = (event >> 32) as usize;
             // A change flips the blocked bit; a cell freed is noted with
             // the directions obstacles leave it in.
-            let (i, bit) = self.locate(cell);
+            let (i, bit) = ((event >> 12 & WORD_BITS) as usize, 1 << (event >> 6 & 63));
             self.blocked[i] ^= bit;
+            let cell = (event >> 40) as usize;
             match (event >> 1) & CHANGE_BITS {
                 BLOCKS => {}
                 what => self.note_freed(cell, (what - FREES) as u8),
@@ -605,6 +618,16 @@ impl Flood {
         let (row, col) = self.frame.place(cell);
         self.reached.has(layer, row, col)
     }
+}
+
+/// The event of a change of cell `cell` (dense index, at word and bit
+/// `(i, bit)` of the bit fields) that does `what` (see [`CHANGE_BITS`]).
+#[inline]
+fn change_event(cell: usize, (i, bit): (usize, u64), what: u64) -> u64 {
+    // A map of at most `MAX_CELLS` cells has fewer than 2^24 cells, and
+    // its frames fewer than 2^24 words.
+    debug_assert!(cell < 1 << 24 && (i as u64) <= WORD_BITS && what <= CHANGE_BITS);
+    (cell as u64) << 40 | (i as u64) << 12 | u64::from(bit.trailing_zeros()) << 6 | what << 1
 }
 
 /// A cell's state at a tick.
