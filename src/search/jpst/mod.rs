@@ -55,6 +55,7 @@ use flood_tries::{
     flood_budget, flood_fill, last_tick,
 };
 use pass_plan::PassOrFlood;
+use reroute::WideMends;
 use search::{JpstSearch, OnFoot};
 use slack_plan::RecentArrivals;
 use static_first::Odds;
@@ -103,6 +104,8 @@ pub struct Jpst {
     recent: RecentArrivals,
     /// Whether the first pass has been paying against the flood lately.
     pass_plan: PassOrFlood,
+    /// Whether the mend's widest stretch has been finding detours lately.
+    wide_mends: WideMends,
     /// When the temporal search is guided by walking distances (see
     /// [`Jpst::with_walking_estimate`]).
     walking_estimate: WalkingEstimate,
@@ -132,6 +135,7 @@ impl Jpst {
             wide_odds: std::array::from_fn(|_| Odds::costed()),
             recent: RecentArrivals::default(),
             pass_plan: PassOrFlood::default(),
+            wide_mends: WideMends::default(),
             walking_estimate: WalkingEstimate::Auto,
             walks: WalkEstimates::default(),
         }
@@ -291,6 +295,7 @@ impl Planner for Jpst {
         let (flood, flood_odds) = (&mut self.flood, &mut self.flood_odds);
         let (wide_odds, recent) = (&mut self.wide_odds, &mut self.recent);
         let pass_plan = &mut self.pass_plan;
+        let wide_mends = &mut self.wide_mends;
         let (walking, walks) = (self.walking_estimate, &mut self.walks);
         let stage = &mut self.last_stage;
         *stage = JpstStage::Search;
@@ -382,7 +387,15 @@ impl Planner for Jpst {
                         return None;
                     }
                     let conflict = conflict.filter(|_| cost == bare_cost);
-                    let cells = reroute::mend(grid, query, &cells, cost, conflict, &mut mended)?;
+                    let cells = reroute::mend(
+                        grid,
+                        query,
+                        &cells,
+                        cost,
+                        conflict,
+                        &mut mended,
+                        wide_mends,
+                    )?;
                     Some(reroute::plan_of(&cells, query.start_tick))
                 });
                 odds.passed(held.is_some(), pass.expanded);

@@ -17,8 +17,69 @@ use super::super::plan::{Plan, SearchStats, Waypoint};
 use super::super::query::Query;
 use super::super::validate::validate_path;
 
-/// Half-lengths of the stretches tried around a conflict, shortest first.
-const SPANS: [usize; 6] = [2, 4, 8, 16, 32, 64];
+/// Half-lengths of the stretches tried around a conflict, shortest first;
+/// the last ([`WIDE_SPAN`]) only while it pays (see [`WideMends`]).
+const SPANS: [usize; 7] = [2, 4, 8, 16, 32, 64, WIDE_SPAN];
+
+/// The half-length of the widest stretch.
+const WIDE_SPAN: usize = 128;
+
+/// Tries of the widest stretch before its odds decide.
+const WIDE_FIRST_TRIES: u32 = 4;
+
+/// The share of recent tries of the widest stretch that must have found a
+/// staircase for the next to be tried (with a sixth, Paris's last 400
+/// parked agents kept trying them, and JPST's speed-up there fell from
+/// 6.9x to 5.0x).
+const WIDE_WORTH: f64 = 1.0 / 3.0;
+
+/// Weight of the newest try in that share.
+const WIDE_WEIGHT: f64 = 1.0 / 8.0;
+
+/// While the widest stretch does not pay, one in this many of its tries
+/// is made anyway, so that a change of regime is noticed.
+const WIDE_PROBE: u32 = 16;
+
+/// Whether the widest stretch has been finding staircases lately. Where
+/// units park on open ground it often does (on Berlin_1_256, 5 of its 12
+/// tries in the first 100 agents, each sparing a flood); where units keep
+/// moving through winding corridors it seldom does (den520d, 500 agents: 4
+/// of 127), and a try costs about as much as all the narrower ones. Counts
+/// decide, not the clock, so the choice is the same from run to run.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct WideMends {
+    tries: u32,
+    /// Running share of tries that found a staircase.
+    found: f64,
+    /// Tries skipped since the last one made.
+    skipped: u32,
+}
+
+impl WideMends {
+    /// Whether to try the widest stretch now.
+    fn worth_trying(&mut self) -> bool {
+        if self.tries < WIDE_FIRST_TRIES || self.found >= WIDE_WORTH {
+            return true;
+        }
+        self.skipped += 1;
+        if self.skipped >= WIDE_PROBE {
+            self.skipped = 0;
+            return true;
+        }
+        false
+    }
+
+    /// Notes a try of the widest stretch that found a staircase or not.
+    fn record(&mut self, found: bool) {
+        let x = if found { 1.0 } else { 0.0 };
+        self.found = if self.tries == 0 {
+            x
+        } else {
+            self.found + (x - self.found) * WIDE_WEIGHT
+        };
+        self.tries = self.tries.saturating_add(1);
+    }
+}
 
 /// Conflicts fixed at most per path.
 const MAX_FIXES: usize = 4;
@@ -30,7 +91,8 @@ const MAX_FIXES: usize = 4;
 /// just before the last step; then each step that meets an obstacle is
 /// replaced by a staircase of the same length around it. `conflict` is the
 /// first step of `bare` that meets one, where the bare path is as long as
-/// `cost` and that step is known. Adds the cells it looks at to `work`.
+/// `cost` and that step is known. Adds the cells it looks at to `work`;
+/// tries the widest stretch as `wide` says, and tells it how that went.
 pub(super) fn mend(
     grid: &NavGrid,
     query: &Query,
@@ -38,6 +100,7 @@ pub(super) fn mend(
     cost: u32,
     conflict: Option<usize>,
     work: &mut u64,
+    wide: &mut WideMends,
 ) -> Option<Vec<Cell>> {
     let last = bare.len().checked_sub(1)?;
     let extra = (cost as usize).checked_sub(last)?;
@@ -54,7 +117,7 @@ pub(super) fn mend(
         vec![0, last - 1]
     };
     spots.into_iter().find_map(|at| {
-        let path = reroute(grid, query, waiting_on(at), conflict, work)?;
+        let path = reroute(grid, query, waiting_on(at), conflict, work, wide)?;
         *work += path.len() as u64;
         // Every step was checked; the length is `cost`, so the goal is
         // kept from the arrival on.
@@ -74,6 +137,7 @@ fn reroute(
     mut path: Vec<Cell>,
     mut known: Option<usize>,
     work: &mut u64,
+    wide: &mut WideMends,
 ) -> Option<Vec<Cell>> {
     let t0 = query.start_tick;
     // The steps before `from` are known to be free: a detour keeps the
@@ -87,7 +151,7 @@ fn reroute(
         else {
             return Some(path);
         };
-        let (i, j, cells) = detour(grid, t0, &path, k, work)?;
+        let (i, j, cells) = detour(grid, t0, &path, k, work, wide)?;
         path.splice(i..=j, cells);
         from = i;
     }
@@ -101,13 +165,15 @@ fn reroute(
 /// `t0`), on the shortest straight stretch `(i, j)` around it that has
 /// one, as `(i, j, cells)`. A stretch along one row or column has no
 /// staircase but itself, and one that stopped growing will not grow
-/// with a longer reach: neither is searched.
+/// with a longer reach: neither is searched. The widest stretch is
+/// searched only as `wide` says.
 fn detour(
     grid: &NavGrid,
     t0: Tick,
     path: &[Cell],
     k: usize,
     work: &mut u64,
+    wide: &mut WideMends,
 ) -> Option<(usize, usize, Vec<Cell>)> {
     let mut tried = None;
     for w in SPANS {
@@ -120,7 +186,14 @@ fn detour(
         if a.x == b.x || a.y == b.y {
             continue;
         }
-        if let Some(cells) = staircase(grid, t0 + i as Tick, a, b, work) {
+        if w == WIDE_SPAN && !wide.worth_trying() {
+            return None;
+        }
+        let found = staircase(grid, t0 + i as Tick, a, b, work);
+        if w == WIDE_SPAN {
+            wide.record(found.is_some());
+        }
+        if let Some(cells) = found {
             return Some((i, j, cells));
         }
     }
@@ -329,7 +402,15 @@ mod tests {
         // An obstacle stands on the bare path just when the agent gets there.
         let mut grid = open.clone();
         grid.add_block(bare[5], 5, Some(6)).expect("block");
-        let detour = reroute(&grid, &query, bare.clone(), None, &mut 0).expect("a way round");
+        let detour = reroute(
+            &grid,
+            &query,
+            bare.clone(),
+            None,
+            &mut 0,
+            &mut WideMends::default(),
+        )
+        .expect("a way round");
         assert_eq!(detour.len(), bare.len());
         validate_path(&grid, &query, &detour, 16).expect("valid");
         let plan = Jpst::default().plan(&grid, &query).expect("path");
@@ -345,7 +426,36 @@ mod tests {
         }
         let query = Query::new(Cell::new(0, 1), Cell::new(9, 1));
         let straight: Vec<Cell> = (0..10).map(|x| Cell::new(x, 1)).collect();
-        assert_eq!(reroute(&grid, &query, straight, None, &mut 0), None);
+        assert_eq!(
+            reroute(
+                &grid,
+                &query,
+                straight,
+                None,
+                &mut 0,
+                &mut WideMends::default()
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn the_widest_stretch_is_tried_while_it_finds_detours_and_probed_after() {
+        let mut wide = WideMends::default();
+        // The first tries always happen; failing, they stop the next ones
+        // but for one probe in 16.
+        for _ in 0..WIDE_FIRST_TRIES {
+            assert!(wide.worth_trying());
+            wide.record(false);
+        }
+        let tried = (0..64).filter(|_| wide.worth_trying()).count();
+        assert_eq!(tried, 64 / WIDE_PROBE as usize);
+        // Probes that find detours bring the tries back.
+        assert!((0..WIDE_PROBE).any(|_| wide.worth_trying()));
+        for _ in 0..8 {
+            wide.record(true);
+        }
+        assert!((0..8).all(|_| wide.worth_trying()));
     }
 
     #[test]
