@@ -477,18 +477,13 @@ impl TemporalMap {
                 change = change.max(last.tick().saturating_add(1));
                 self.horizon = self.horizon.max(last.tick().saturating_add(1));
             }
-            let first_block = tl.blocked.first().map_or(FOREVER, |iv| iv.start);
-            let first_departure = tl.departures.first().map_or(FOREVER, |d| d.tick());
-            let blocks = tl.blocked.iter().map(|iv| activity_bits(iv.start, iv.end));
-            let departures = tl
-                .departures
-                .iter()
-                .map(|d| activity_bits(d.tick(), d.tick()));
-            self.busy[cell] = Busy {
-                start: first_block.min(first_departure),
-                end,
-                activity: blocks.chain(departures).fold(0, |bits, b| bits | b),
-            };
+            self.busy[cell] = Busy { end, ..Busy::IDLE };
+            for iv in &tl.blocked {
+                self.note_activity(cell, iv.start, iv.end);
+            }
+            for d in &tl.departures {
+                self.note_activity(cell, d.tick(), d.tick());
+            }
             self.change_end[cell] = change;
             self.wall_from[cell] = endless_start(&tl.blocked);
             self.loose_departures |= tl
@@ -764,28 +759,43 @@ impl TemporalMap {
     }
 
     /// True if an agent can arrive in the cell at `tick` from its neighbour
-    /// in direction `from`: the cell is free then, and no obstacle leaves
-    /// it toward that neighbour during `[tick - 1, tick]`, which would swap
-    /// places with the agent. Where every departure lies at a tick at which
-    /// its cell is blocked ([`departures_blocked`](Self::departures_blocked)),
-    /// only an arrival at the first tick of a safe interval can meet one,
-    /// and that interval's entry lists who leaves then: one search of the
-    /// timeline answers both, instead of one for the safe intervals and one
-    /// for the departures.
+    /// in direction `from` (see [`entry_sides`](Self::entry_sides)).
     #[inline]
     pub fn can_enter(&self, cell: usize, tick: Tick, from: Dir) -> bool {
+        self.entry_sides(cell, tick) & 1 << from as u8 != 0
+    }
+
+    /// The sides from which an agent can arrive in the cell at `tick`, one
+    /// bit per [`Dir`] of the neighbour it comes from: none if the cell is
+    /// blocked then, else all but those toward which an obstacle leaves it
+    /// during `[tick - 1, tick]` (a move from there would swap places with
+    /// it). Where every departure lies at a tick at which its cell is
+    /// blocked ([`departures_blocked`](Self::departures_blocked)), only an
+    /// arrival at the first tick of a safe interval can meet one, and that
+    /// interval's entry lists who leaves then: one search of the timeline
+    /// answers both, instead of one for the safe intervals and one for the
+    /// departures.
+    #[inline]
+    pub fn entry_sides(&self, cell: usize, tick: Tick) -> u8 {
+        const ALL: u8 = (1 << Dir::ALL.len()) - 1;
         let before = tick.saturating_sub(1);
         if self.idle_during(cell, before, tick) {
-            return true;
+            return ALL;
         }
         if !self.departures_blocked() {
-            return self.is_free(cell, tick) && !self.departs(cell, before, from);
+            if !self.is_free(cell, tick) {
+                return 0;
+            }
+            return ALL & !self.departure_dirs(cell, before);
         }
         let Some(tl) = self.timeline(cell) else {
-            return true;
+            return ALL;
         };
-        interval::find(&tl.safe, tick)
-            .is_some_and(|k| tl.safe[k].start != tick || tl.entries[k] & 1 << from as u8 == 0)
+        match interval::find(&tl.safe, tick) {
+            Some(k) if tl.safe[k].start == tick => ALL & !tl.entries[k],
+            Some(_) => ALL,
+            None => 0,
+        }
     }
 
     /// The directions in which obstacles leave the cell during `[tick, tick

@@ -351,9 +351,10 @@ impl Planner for Jpst {
                 }
             }
             if try_pass {
-                let landmarks = match flooding {
-                    true => flood.landmarks_for_pass(grid.walls(), query.goal),
-                    false => &[],
+                let landmarks = if flooding {
+                    flood.landmarks_for_pass(grid.walls(), query.goal)
+                } else {
+                    &[]
                 };
                 let found = bare.path(grid.walls(), query, p, landmarks, &mut pass);
                 if flooding {

@@ -305,10 +305,10 @@ fn staircase(grid: &NavGrid, t: Tick, a: Cell, b: Cell, work: &mut u64) -> Optio
             // Free, and no swap with an obstacle leaving toward the cell
             // the step comes from (where nothing happens there during the
             // step, read from flat bounds, not the timeline).
-            let index = grid.walls().index(cell);
+            let sides = grid.obstacles().entry_sides(grid.walls().index(cell), tick);
             let enters = |from: Cell| {
                 cell.dir_to(from)
-                    .is_some_and(|back| grid.obstacles().can_enter(index, tick, back))
+                    .is_some_and(|back| sides & 1 << back as u8 != 0)
             };
             let from_x = x_before && enters(at(u - 1, v));
             let from_y = !from_x && y_before && enters(at(u, v - 1));
