@@ -1,40 +1,29 @@
-//! A stack of cell sets, one per tick, stored as bit rows of a
-//! [`Frame`](super::frame::Frame): each row keeps only the words from its
-//! first to its last set bit, so a thin band of cells costs a few words a
-//! row. Cells are given by row and column of the frame.
+//! A stack of cell sets, one per tick, each kept as a box of bit words of
+//! a [`Frame`](super::frame::Frame): the rows from its first to its last
+//! cell, and in each of them the same run of words, from the first word
+//! that holds a cell in any of its rows to the last. The flood's sets are
+//! mostly a thin band a few rows deep, a word or two wide, so spreading
+//! one needs no bookkeeping per row: every word of the next box is a few
+//! reads of the last one at fixed offsets. Where a box is wider (a wait
+//! that spreads over blocks of a city), each row also lists the words
+//! that hold its cells, and the next box builds only the words next to
+//! them. Cells are given by row and column of the frame.
 
-/// The words `lo..hi` of one row of a set, stored at `arena[at..]`.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct RowSpan {
-    pub lo: u32,
-    pub hi: u32,
-    at: u32,
-}
-
-impl RowSpan {
-    /// Whether the row holds no word.
-    #[inline]
-    pub fn is_empty(self) -> bool {
-        self.lo >= self.hi
-    }
-}
-
-/// A row being built: where its words start in the arena, the number of
-/// its first word kept, and how many words it keeps up to its last set
-/// bit. It has started once a word is in the arena past `at`.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct RowBuild {
-    at: usize,
-    lo: u32,
-    kept: usize,
-}
-
-/// One set of the stack: rows `top..top + rows`, whose spans are
-/// `spans[first..first + rows]`.
+/// One set of the stack: rows `top..top + rows`, words `left..left +
+/// wide` of each, row `top + r` at `arena[at + r * pitch..]`. An empty set
+/// has no rows.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Layer {
     pub top: u32,
     pub rows: u32,
+    pub left: u32,
+    pub wide: u32,
+    /// Words from a row to the next in the arena (at least `wide`: a box
+    /// shrunk to its cells keeps the rows where they were built).
+    pitch: u32,
+    at: u32,
+    /// Where the words holding the cells of its rows are listed in
+    /// [`Layers::spans`], from its top row on.
     first: u32,
 }
 
@@ -44,39 +33,94 @@ impl Layer {
     pub fn bottom(self) -> u32 {
         self.top + self.rows
     }
+
+    /// The arena index of word `w` of row `row`, if the box holds it.
+    #[inline]
+    fn index(self, row: u32, w: u32) -> Option<usize> {
+        let (r, c) = (row.wrapping_sub(self.top), w.wrapping_sub(self.left));
+        (r < self.rows && c < self.wide)
+            .then(|| self.at as usize + r as usize * self.pitch as usize + c as usize)
+    }
+
+    /// The arena range of row `r` of the box (counted from its top).
+    #[inline]
+    fn row(self, r: u32) -> std::ops::Range<usize> {
+        let at = self.at as usize + r as usize * self.pitch as usize;
+        at..at + self.wide as usize
+    }
 }
 
-/// Cell sets pushed one after the other, each built row by row.
+/// A set being built by [`Layers::open`]: its box, and the last set laid
+/// out around it with a margin of zeros.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Opened {
+    /// The box of the new set, its words zero in the arena.
+    pub layer: Layer,
+    /// Words in a row of the padded last set: the new box's plus one on
+    /// each side. Its row `k` is row `layer.top + k - 1` of the frame,
+    /// its word `j` word `layer.left + j - 1`.
+    pub pad_wide: usize,
+    /// The words of the box that can hold a cell, summed over its rows
+    /// (those of each row are in [`Layers::todo`]).
+    pub words: u64,
+}
+
+/// Boxes at most this many words wide are spread whole, and their rows'
+/// spans not listed; wider ones only where a row's neighbours hold cells.
+pub(super) const NARROW: u32 = 2;
+
+/// The span of a row holding no cell, for taking the smallest first word
+/// and the largest last.
+const EMPTY: (u32, u32) = (u32::MAX, 0);
+
+/// The [`Layer::first`] of a set whose rows' spans are not listed: any word
+/// of its box may hold a cell.
+const WHOLE: u32 = u32::MAX;
+
+/// Cell sets pushed one after the other.
 #[derive(Debug, Default)]
 pub(super) struct Layers {
     arena: Vec<u64>,
-    spans: Vec<RowSpan>,
     layers: Vec<Layer>,
+    /// Per row of every set (see [`Layer`]), the words from the first to
+    /// the last that may hold one of its cells (in the frame's numbering;
+    /// empty if none do). A row's cells lie within, but not every word
+    /// within holds one.
+    spans: Vec<(u32, u32)>,
+    /// Per row of the set being built, counted from its box's first word,
+    /// the words that can hold a cell: those a cell of the last set lies
+    /// next to.
+    pub todo: Vec<(u32, u32)>,
+    /// The spans of the newest set's rows, as [`open`](Self::open) reads
+    /// them.
+    near: Vec<(u32, u32)>,
+    /// The newest set padded around the box of the set being built (see
+    /// [`Opened`]); lent out while it is built.
+    pub pad: Vec<u64>,
 }
 
 impl Layers {
     /// Forgets every set, keeping the buffers.
     pub fn clear(&mut self) {
         self.arena.clear();
-        self.spans.clear();
         self.layers.clear();
+        self.spans.clear();
     }
 
     /// Pushes the set holding the cell at `row`, `col` alone.
     pub fn push_single(&mut self, row: u32, col: u32) {
-        let w = col / 64;
         let at = self.arena.len() as u32;
         self.arena.push(1 << (col % 64));
         self.layers.push(Layer {
             top: row,
             rows: 1,
+            left: col / 64,
+            wide: 1,
+            pitch: 1,
+            at,
             first: self.spans.len() as u32,
         });
-        self.spans.push(RowSpan {
-            lo: w,
-            hi: w + 1,
-            at,
-        });
+        self.spans.push((col / 64, col / 64 + 1));
     }
 
     /// How many sets are stacked.
@@ -97,101 +141,258 @@ impl Layers {
         *self.layers.last().expect("a set was pushed")
     }
 
-    /// The span of row `y` in `layer` (empty outside it).
-    #[inline]
-    pub fn span(&self, layer: Layer, y: i64) -> RowSpan {
-        let row = y - i64::from(layer.top);
-        if row < 0 || row >= i64::from(layer.rows) {
-            return RowSpan::default();
+    /// Starts a set whose box covers the cells of the newest set and their
+    /// neighbours, in a frame of `rows` rows of `stride` words, of map rows
+    /// or slanted ones (see `frame.rs`: either way a cell's neighbours lie
+    /// in the rows above and below and its own, in its word, or in the
+    /// word before where it is its word's first cell, or the word after
+    /// where it is its last). Its words are zero, to be written through
+    /// [`words_mut`](Self::words_mut); [`close`](Self::close) stacks it.
+    /// Lays the newest set out in [`pad`](Self::pad), with a margin of
+    /// zeros, for the spread to read. The newest set must hold a cell.
+    pub fn open(&mut self, rows: u32, stride: u32) -> Opened {
+        let prev = self.last();
+        debug_assert!(prev.rows > 0 && prev.wide > 0, "a set with cells");
+        // A word more on a side where a cell's neighbour lies across the
+        // edge of the box: in slanted rows, column `c - 1` of the row above
+        // and `c + 1` of the row below; in map rows, both in the same row.
+        let (mut to_left, mut to_right) = (0, 0);
+        for r in 0..prev.rows {
+            let row = &self.arena[prev.row(r)];
+            to_left |= row.first().copied().unwrap_or(0);
+            to_right |= row.last().copied().unwrap_or(0);
         }
-        self.spans[(layer.first as i64 + row) as usize]
-    }
-
-    /// Word `w` of a row (zero outside its span).
-    #[inline]
-    pub fn word(&self, span: RowSpan, w: u32) -> u64 {
-        if w >= span.lo && w < span.hi {
-            self.arena[(span.at + w - span.lo) as usize]
-        } else {
-            0
-        }
-    }
-
-    /// Word `w` of row `mid` with the bits of the cells next to them on
-    /// the map, in a frame's slanted rows: column `c` of row `r` neighbours
-    /// columns `c - 1` and `c` of row `r - 1` (`up`) and columns `c` and
-    /// `c + 1` of row `r + 1` (`down`). Rows `up`, `mid` and `down` come
-    /// from the same set.
-    #[inline]
-    pub fn spread_word(&self, up: RowSpan, mid: RowSpan, down: RowSpan, w: u32) -> u64 {
-        let u = self.word(up, w);
-        let d = self.word(down, w);
-        let carry_up = if w > 0 { self.word(up, w - 1) >> 63 } else { 0 };
-        let carry_down = self.word(down, w + 1) << 63;
-        self.word(mid, w) | u | u << 1 | carry_up | d | d >> 1 | carry_down
-    }
-
-    /// Word `w` of row `mid` with the bits of the cells next to them on
-    /// the map, in map rows: column `c` of row `r` neighbours columns
-    /// `c - 1` and `c + 1` of its own row and column `c` of rows `r - 1`
-    /// (`up`) and `r + 1` (`down`).
-    #[inline]
-    pub fn spread_word_straight(&self, up: RowSpan, mid: RowSpan, down: RowSpan, w: u32) -> u64 {
-        let m = self.word(mid, w);
-        let carry_left = if w > 0 {
-            self.word(mid, w - 1) >> 63
-        } else {
-            0
+        let (to_left, to_right) = (to_left & 1 != 0, to_right >> 63 != 0);
+        let left = prev.left - u32::from(to_left && prev.left > 0);
+        let right = (prev.left + prev.wide + u32::from(to_right)).min(stride);
+        let top = prev.top.saturating_sub(1);
+        let bottom = (prev.bottom() + 1).min(rows);
+        let layer = Layer {
+            top,
+            rows: bottom - top,
+            left,
+            wide: right - left,
+            pitch: right - left,
+            at: self.arena.len() as u32,
+            first: self.spans.len() as u32,
         };
-        let carry_right = self.word(mid, w + 1) << 63;
-        m | m << 1 | m >> 1 | carry_left | carry_right | self.word(up, w) | self.word(down, w)
+        // The newest set, its row `r` at pad row `r - top + 1` and its word
+        // `w` at pad word `w - left + 1` (only the words that may hold its
+        // cells are copied: the rest are zero).
+        let pad_wide = layer.wide as usize + 2;
+        let mut pad = std::mem::take(&mut self.pad);
+        pad.clear();
+        pad.resize((layer.rows as usize + 2) * pad_wide, 0);
+        let at = (prev.top - top + 1) as usize * pad_wide + (prev.left - left) as usize + 1;
+        if prev.first == WHOLE && prev.wide == 1 {
+            // A word a row: one loop down the rows.
+            let rows = self.arena[prev.at as usize..]
+                .iter()
+                .step_by(prev.pitch as usize);
+            let slots = pad[at..].iter_mut().step_by(pad_wide);
+            for (slot, &word) in slots.zip(rows).take(prev.rows as usize) {
+                *slot = word;
+            }
+        } else {
+            for r in 0..prev.rows {
+                // The words of the row that may hold cells, counted from
+                // the box's first.
+                let (lo, hi) = if prev.first == WHOLE {
+                    (0, prev.wide)
+                } else {
+                    let (lo, hi) = self.spans[(prev.first + r) as usize];
+                    (lo.saturating_sub(prev.left), hi.saturating_sub(prev.left))
+                };
+                if lo < hi {
+                    let k = at + r as usize * pad_wide;
+                    let row = &self.arena[prev.row(r)][lo as usize..hi as usize];
+                    pad[k + lo as usize..k + hi as usize].copy_from_slice(row);
+                }
+            }
+        }
+        // The words of each new row next to a cell of the last set: those
+        // of the rows above, at and below that hold cells, and the word on
+        // either side where a cell at the edge of one has a neighbour
+        // across (a slight excess: any of the three rows may tell). Boxes
+        // of one or two words a row take them whole.
+        let mut todo = std::mem::take(&mut self.todo);
+        todo.clear();
+        let words = if layer.wide <= NARROW {
+            u64::from(layer.rows) * u64::from(layer.wide)
+        } else if prev.first == WHOLE {
+            todo.resize(layer.rows as usize, (0, layer.wide));
+            u64::from(layer.rows) * u64::from(layer.wide)
+        } else {
+            // The last set's rows, from two before its first to two after
+            // its last, their words counted from the new box's first.
+            let mut near = std::mem::take(&mut self.near);
+            near.clear();
+            near.extend([EMPTY; 2]);
+            let spans = &self.spans[prev.first as usize..(prev.first + prev.rows) as usize];
+            near.extend(spans.iter().map(|&(lo, hi)| {
+                if lo < hi {
+                    (lo - left, hi - left)
+                } else {
+                    EMPTY
+                }
+            }));
+            near.extend([EMPTY; 2]);
+            let skip = 1 - (prev.top - top) as usize;
+            let mut words = 0;
+            for (r, three) in near
+                .windows(3)
+                .skip(skip)
+                .take(layer.rows as usize)
+                .enumerate()
+            {
+                let lo = three[0].0.min(three[1].0).min(three[2].0);
+                let hi = three[0].1.max(three[1].1).max(three[2].1);
+                if lo >= hi {
+                    todo.push((0, 0));
+                    continue;
+                }
+                let column = |c: u32| {
+                    let k = r * pad_wide + c as usize + 1;
+                    pad[k] | pad[k + pad_wide] | pad[k + 2 * pad_wide]
+                };
+                let lo = lo - u32::from(lo > 0 && column(lo) & 1 != 0);
+                let hi = hi + u32::from(hi < layer.wide && column(hi - 1) >> 63 != 0);
+                words += u64::from(hi - lo);
+                todo.push((lo, hi));
+            }
+            self.near = near;
+            words
+        };
+        self.todo = todo;
+        self.pad = pad;
+        let size = layer.rows as usize * layer.wide as usize;
+        self.arena.resize(self.arena.len() + size, 0);
+        Opened {
+            layer,
+            pad_wide,
+            words,
+        }
+    }
+
+    /// The words of the box of `layer` as [`open`](Self::open) made it,
+    /// row after row.
+    #[inline]
+    pub fn words_mut(&mut self, layer: Layer) -> &mut [u64] {
+        let size = layer.rows as usize * layer.wide as usize;
+        &mut self.arena[layer.at as usize..layer.at as usize + size]
+    }
+
+    /// Stacks `layer`, built since [`open`](Self::open), its box shrunk to
+    /// rows `rows` and words `words` of it (counted from its top row and
+    /// first word), which must hold all its cells; no rows if it has none.
+    /// `spans` gives, for each row of the box as built, the words from the
+    /// first to the last that may hold a cell (counted likewise). Returns
+    /// it as stacked.
+    pub fn close(
+        &mut self,
+        layer: Layer,
+        rows: std::ops::Range<u32>,
+        words: std::ops::Range<u32>,
+        spans: Option<&[(u32, u32)]>,
+    ) -> Layer {
+        let first = match spans {
+            Some(spans) => {
+                let first = self.spans.len() as u32;
+                // Kept within the box as shrunk, where `open` reads them.
+                let (lo, hi) = (words.start, words.end);
+                let left = layer.left;
+                self.spans.extend(spans.iter().map(|&(l, h)| {
+                    let l = l.max(lo);
+                    (l + left, h.min(hi).max(l) + left)
+                }));
+                first
+            }
+            None => WHOLE,
+        };
+        let tight = if rows.is_empty() || words.is_empty() {
+            self.arena.truncate(layer.at as usize);
+            Layer {
+                top: layer.top,
+                at: layer.at,
+                first,
+                ..Layer::default()
+            }
+        } else {
+            Layer {
+                top: layer.top + rows.start,
+                rows: rows.end - rows.start,
+                left: layer.left + words.start,
+                wide: words.end - words.start,
+                pitch: layer.pitch,
+                at: layer.at + rows.start * layer.pitch + words.start,
+                first: if first == WHOLE {
+                    WHOLE
+                } else {
+                    first + rows.start
+                },
+            }
+        };
+        self.layers.push(tight);
+        tight
+    }
+
+    /// Rows `rows` and words `words` of the box of `layer`, built since
+    /// [`open`](Self::open) (counted from its top row and first word),
+    /// shrunk while a row or a word at their edge holds no cell, for
+    /// [`close`](Self::close).
+    pub fn shrink(
+        &self,
+        layer: Layer,
+        mut rows: std::ops::Range<u32>,
+        mut words: std::ops::Range<u32>,
+    ) -> (std::ops::Range<u32>, std::ops::Range<u32>) {
+        let word = |r: u32, c: u32| self.arena[layer.row(r).start + c as usize];
+        let row_empty =
+            |r: u32, words: &std::ops::Range<u32>| words.clone().all(|c| word(r, c) == 0);
+        while !rows.is_empty() && row_empty(rows.start, &words) {
+            rows.start += 1;
+        }
+        while !rows.is_empty() && row_empty(rows.end - 1, &words) {
+            rows.end -= 1;
+        }
+        let column_empty =
+            |c: u32, rows: &std::ops::Range<u32>| rows.clone().all(|r| word(r, c) == 0);
+        while !rows.is_empty() && !words.is_empty() && column_empty(words.start, &rows) {
+            words.start += 1;
+        }
+        while !rows.is_empty() && !words.is_empty() && column_empty(words.end - 1, &rows) {
+            words.end -= 1;
+        }
+        (rows, words)
     }
 
     /// How many cells `layer` holds.
     pub fn cells(&self, layer: Layer) -> u64 {
-        let spans = &self.spans[layer.first as usize..(layer.first + layer.rows) as usize];
-        spans
-            .iter()
-            .filter(|s| !s.is_empty())
-            .map(|s| {
-                let words = &self.arena[s.at as usize..(s.at + s.hi - s.lo) as usize];
-                words.iter().map(|w| u64::from(w.count_ones())).sum::<u64>()
-            })
+        (0..layer.rows)
+            .flat_map(|r| &self.arena[layer.row(r)])
+            .map(|w| u64::from(w.count_ones()))
             .sum()
     }
 
     /// Whether the cell at `row`, `col` is in `layer`.
     pub fn has(&self, layer: Layer, row: u32, col: u32) -> bool {
-        let span = self.span(layer, i64::from(row));
-        self.word(span, col / 64) >> (col % 64) & 1 != 0
+        layer
+            .index(row, col / 64)
+            .is_some_and(|i| self.arena[i] >> (col % 64) & 1 != 0)
     }
 
     /// Takes the cell at `row`, `col` out of `layer`.
     pub fn remove(&mut self, layer: Layer, row: u32, col: u32) {
-        let span = self.span(layer, i64::from(row));
-        let w = col / 64;
-        if w >= span.lo && w < span.hi {
-            self.arena[(span.at + w - span.lo) as usize] &= !(1 << (col % 64));
+        if let Some(i) = layer.index(row, col / 64) {
+            self.arena[i] &= !(1 << (col % 64));
         }
     }
 
-    /// Whether sets `a` and `b` hold the same cells (both built tight, as
-    /// [`finish`](Self::finish) leaves them).
+    /// Whether sets `a` and `b` hold the same cells (both boxes shrunk to
+    /// their cells, as [`close`](Self::close) leaves them).
     pub fn same(&self, a: Layer, b: Layer) -> bool {
-        if a.top != b.top || a.rows != b.rows {
-            return false;
-        }
-        (0..a.rows as usize).all(|r| {
-            let (x, y) = (
-                self.spans[a.first as usize + r],
-                self.spans[b.first as usize + r],
-            );
-            x.lo == y.lo
-                && x.hi == y.hi
-                && (x.is_empty()
-                    || self.arena[x.at as usize..(x.at + x.hi - x.lo) as usize]
-                        == self.arena[y.at as usize..(y.at + y.hi - y.lo) as usize])
-        })
+        (a.top, a.rows, a.left, a.wide) == (b.top, b.rows, b.left, b.wide)
+            && (0..a.rows).all(|r| self.arena[a.row(r)] == self.arena[b.row(r)])
     }
 
     /// Pushes the newest set again, for the next tick.
@@ -199,67 +400,108 @@ impl Layers {
         let last = self.last();
         self.layers.push(last);
     }
+}
 
-    /// Starts a new set whose first row is `top`.
-    pub fn begin(&self, top: u32) -> Layer {
-        Layer {
-            top,
-            rows: 0,
-            first: self.spans.len() as u32,
-        }
+#[cfg(test)]
+mod tests {
+    use super::super::super::test_rng::Rng;
+    use super::*;
+
+    /// The cells next to `(row, col)` (itself included) in a frame of
+    /// `rows` rows of `stride` words: slanted rows, or map rows if
+    /// `straight` (see `frame.rs`).
+    fn near(row: u32, col: u32, rows: u32, stride: u32, straight: bool) -> Vec<(u32, u32)> {
+        let (r, c) = (i64::from(row), i64::from(col));
+        let around = if straight {
+            [(r, c), (r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c)]
+        } else {
+            [
+                (r, c),
+                (r - 1, c - 1),
+                (r - 1, c),
+                (r + 1, c),
+                (r + 1, c + 1),
+            ]
+        };
+        around
+            .into_iter()
+            .filter(|&(r, c)| r >= 0 && r < i64::from(rows) && c >= 0 && c < i64::from(stride) * 64)
+            .map(|(r, c)| (r as u32, c as u32))
+            .collect()
     }
 
-    /// Starts the next row of the set being built.
-    #[inline]
-    pub fn start_row(&self) -> RowBuild {
-        RowBuild {
-            at: self.arena.len(),
-            lo: 0,
-            kept: 0,
-        }
-    }
-
-    /// Appends word `w` of the row being built (words come in order);
-    /// zero words before its first set bit are not kept.
-    #[inline]
-    pub fn push_word(&mut self, row: &mut RowBuild, w: u32, word: u64) {
-        if self.arena.len() == row.at {
-            if word == 0 {
-                return;
+    #[test]
+    fn an_opened_box_holds_every_neighbour_and_its_pad_the_last_set() {
+        let mut rng = Rng(0x0dd_b1a5_e5ee_d5ee);
+        let mut layers = Layers::default();
+        for case in 0..500 {
+            let (rows, stride) = (1 + rng.below(12), 1 + rng.below(4));
+            let straight = rng.below(2) == 0;
+            // A set of a few cells, built as the spread builds one: opened
+            // from a single cell, its words written, then closed.
+            layers.clear();
+            let cells: Vec<(u32, u32)> = (0..1 + rng.below(6))
+                .map(|_| (rng.below(rows), rng.below(stride * 64)))
+                .collect();
+            let (r0, c0) = cells[0];
+            layers.push_single(r0, c0);
+            let whole = Layer {
+                top: 0,
+                rows,
+                left: 0,
+                wide: stride,
+                pitch: stride,
+                at: layers.arena.len() as u32,
+                first: 0,
+            };
+            layers
+                .arena
+                .resize(layers.arena.len() + (rows * stride) as usize, 0);
+            for &(r, c) in &cells {
+                layers.words_mut(whole)[(r * stride + c / 64) as usize] |= 1 << (c % 64);
             }
-            row.lo = w;
+            let (kept_rows, kept_words) = layers.shrink(whole, 0..rows, 0..stride);
+            // Wide boxes list their rows' spans; narrow ones need not.
+            let spans: Vec<_> = (0..rows).map(|_| (0, stride)).collect();
+            let listed = (rng.below(2) == 0).then_some(&spans[..]);
+            let set = layers.close(whole, kept_rows, kept_words, listed);
+            for &(r, c) in &cells {
+                assert!(layers.has(set, r, c), "case {case}: ({r}, {c}) lost");
+            }
+            assert_eq!(layers.cells(set) as usize, {
+                let mut unique = cells.clone();
+                unique.sort_unstable();
+                unique.dedup();
+                unique.len()
+            });
+            let opened = layers.open(rows, stride);
+            let (b, pw) = (opened.layer, opened.pad_wide);
+            for &(r, c) in &cells {
+                // Every neighbour is inside the box.
+                for (nr, nc) in near(r, c, rows, stride, straight) {
+                    assert!(
+                        b.top <= nr
+                            && nr < b.bottom()
+                            && b.left <= nc / 64
+                            && nc / 64 < b.left + b.wide,
+                        "case {case}: ({nr}, {nc}) outside {b:?}"
+                    );
+                }
+                // Wide boxes build only the words of their `todo`, which
+                // must take in every neighbour.
+                if b.wide > NARROW {
+                    for (nr, nc) in near(r, c, rows, stride, straight) {
+                        let (from, to) = layers.todo[(nr - b.top) as usize];
+                        let w = nc / 64 - b.left;
+                        assert!(from <= w && w < to, "case {case}: ({nr}, {nc}) not to do");
+                    }
+                }
+                // The pad holds the cell where `Opened` says.
+                let k = (r + 1 - b.top) as usize * pw + (c / 64 + 1 - b.left) as usize;
+                assert!(layers.pad[k] >> (c % 64) & 1 != 0, "case {case}");
+            }
+            let padded: u32 = layers.pad.iter().map(|w| w.count_ones()).sum();
+            assert_eq!(u64::from(padded), layers.cells(set), "case {case}");
         }
-        self.arena.push(word);
-        if word != 0 {
-            row.kept = self.arena.len() - row.at;
-        }
-    }
-
-    /// Ends a row of the set being built (see [`begin`](Self::begin)),
-    /// kept tight: the zero words after its last set bit go too.
-    #[inline]
-    pub fn end_row(&mut self, layer: &mut Layer, row: RowBuild) {
-        self.arena.truncate(row.at + row.kept);
-        self.spans.push(RowSpan {
-            lo: row.lo,
-            hi: row.lo + row.kept as u32,
-            at: row.at as u32,
-        });
-        layer.rows += 1;
-    }
-
-    /// Ends the set being built: empty rows at both ends go. Returns it as
-    /// stacked.
-    pub fn finish(&mut self, mut layer: Layer) -> Layer {
-        while layer.rows > 0 && self.spans[layer.first as usize].is_empty() {
-            layer.first += 1;
-            layer.top += 1;
-            layer.rows -= 1;
-        }
-        while layer.rows > 0 && self.spans[(layer.first + layer.rows - 1) as usize].is_empty() {
-            layer.rows -= 1;
-        }
-        self.layers.push(layer);
-        layer
     }
 }

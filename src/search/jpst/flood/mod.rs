@@ -46,7 +46,7 @@ use frame::{Frame, SlantedWalls};
 #[cfg(test)]
 pub(super) use landmarks::find_landmarks;
 pub(super) use landmarks::{LANDMARKS, bound};
-use layers::{Layer, Layers};
+use layers::{Layer, Layers, NARROW};
 use layout::LayoutChoice;
 
 /// Largest map, in cells, on which the planner floods: the walking
@@ -103,14 +103,18 @@ pub(super) struct Flood {
     frame: Frame,
     /// The walkable cells in every frame.
     walls: SlantedWalls,
-    /// Cells blocked at the current tick, among those seen.
-    blocked: Vec<u64>,
-    /// Cells that entered the flood's view.
-    seen: Vec<u64>,
+    /// Per word of the bit fields: which of its cells are seen, alive and
+    /// blocked.
+    cells: Vec<Word>,
     /// The reached sets, tick after tick.
     reached: Layers,
-    /// Cells seen that can still lie on a path arriving by the bound.
-    alive: Vec<u64>,
+    /// The words of the set being spread that hold cells entering the
+    /// view (their row and word in its box, and those cells), looked at
+    /// once the spread is done.
+    fresh: Vec<(u32, u32, u64)>,
+    /// Per row of the set being spread, the first and last word (from its
+    /// box's first) that hold a cell.
+    spans: Vec<(u32, u32)>,
     /// Walking distances to the goal.
     distances: GoalDistances,
     /// Events by tick, relative to the start tick: a change of a cell's
@@ -129,6 +133,18 @@ pub(super) struct Flood {
     /// reached (see [`LAYOUT_SAMPLE`]).
     spread_words: u64,
     spread_cells: u64,
+}
+
+/// The state of the cells of one word of a flood's bit fields.
+#[derive(Clone, Copy, Debug, Default)]
+struct Word {
+    /// Cells that entered the flood's view, and the walls (which never
+    /// enter it: they start out seen).
+    seen: u64,
+    /// Cells seen that can still lie on a path arriving by the bound.
+    alive: u64,
+    /// Cells blocked at the current tick, among those seen.
+    blocked: u64,
 }
 
 /// One flood's fixed inputs.
@@ -310,10 +326,12 @@ impl Flood {
     fn reset(&mut self, frame: Frame, steps: usize) {
         self.frame = frame;
         let size = frame.rows() as usize * frame.stride();
-        for bits in [&mut self.blocked, &mut self.seen, &mut self.alive] {
-            bits.clear();
-            bits.resize(size, 0);
-        }
+        let walls = self.walls.field(frame);
+        self.cells.clear();
+        self.cells.extend(walls[..size].iter().map(|&w| Word {
+            seen: !w,
+            ..Word::default()
+        }));
         self.reached.clear();
         self.swaps.clear();
         if self.queue.len() < steps {
@@ -329,7 +347,7 @@ impl Flood {
     fn see_start(&mut self, b: &Bounds, start: Cell) {
         let cell = b.grid.walls().index(start);
         let at = self.locate(cell);
-        self.seen[at.0] |= at.1;
+        self.cells[at.0].seen |= at.1;
         let last = self.keep(b, cell, at);
         if b.grid.obstacles().has_timeline(cell) {
             self.follow(b, cell, at, b.start, last);
@@ -349,7 +367,7 @@ impl Flood {
     /// matter, and queues its dropping when it gets too far; returns the
     /// last tick it can matter.
     fn keep(&mut self, b: &Bounds, cell: usize, (i, bit): (usize, u64)) -> Tick {
-        self.alive[i] |= bit;
+        self.cells[i].alive |= bit;
         let last = self.last_useful(b, cell);
         if last < b.arrive_by {
             let drop = (i as u64) << 7 | u64::from(bit.trailing_zeros()) << 1 | DROP;
@@ -376,7 +394,7 @@ impl Flood {
             return;
         }
         match self.follow(b, cell, at, tick, last) {
-            (State::Blocked, _) => self.blocked[at.0] |= at.1,
+            (State::Blocked, _) => self.cells[at.0].blocked |= at.1,
             // Blocked the tick before: an obstacle may have left it then.
             (State::Freed(_), dirs) => self.note_freed(cell, dirs),
             (State::Free, _) => {}
@@ -443,13 +461,13 @@ impl Flood {
         for &event in &events {
             if event & DROP != 0 {
                 let (i, bit) = ((event >> 7) as usize, 1 << ((event >> 1) & 63));
-                self.alive[i] &= !bit;
+                self.cells[i].alive &= !bit;
                 continue;
             }
             // A change flips the blocked bit; a cell freed is noted with
             // the directions obstacles leave it in.
             let (i, bit) = ((event >> 12 & WORD_BITS) as usize, 1 << (event >> 6 & 63));
-            self.blocked[i] ^= bit;
+            self.cells[i].blocked ^= bit;
             let cell = (event >> 40) as usize;
             match (event >> 1) & CHANGE_BITS {
                 BLOCKS => {}
@@ -478,72 +496,131 @@ impl Flood {
         tick: Tick,
         words: &mut u64,
     ) -> Layer {
-        let prev = self.reached.last();
         let frame = self.frame;
-        let top = prev.top.saturating_sub(1);
-        let bottom = (prev.bottom() + 1).min(frame.rows());
-        let stride = frame.stride() as u32;
-        let mut layer = self.reached.begin(top);
-        // A row looked at counts as a word even where it holds none, so the
-        // word limit also bounds the row records kept.
-        let words_before = *words;
-        *words += u64::from(bottom - top);
-        // Lent out while `see` needs the rest of the flood.
-        let slanted = std::mem::take(&mut self.walls);
-        let walls = slanted.field(frame);
-        // The rows above, at and below the one built, slid down a row at
-        // a time.
-        let mut up = self.reached.span(prev, i64::from(top) - 1);
-        let mut mid = self.reached.span(prev, i64::from(top));
-        for row in top..bottom {
-            let down = self.reached.span(prev, i64::from(row) + 1);
-            let (lo, hi) = [up, mid, down]
-                .into_iter()
-                .filter(|s| !s.is_empty())
-                .fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s.lo), hi.max(s.hi)));
-            // One word more on a side where a bit is carried across (none
-            // where the three rows are empty).
-            let (lo, hi) = if lo < hi {
-                let (left, right) = if STRAIGHT { (mid, mid) } else { (down, up) };
-                let carried_left = lo > 0 && self.reached.word(left, lo) & 1 != 0;
-                let carried_right = hi < stride && self.reached.word(right, hi - 1) >> 63 != 0;
-                (lo - u32::from(carried_left), hi + u32::from(carried_right))
-            } else {
-                (lo, hi)
-            };
-            let mut built = self.reached.start_row();
-            if lo < hi {
-                *words += u64::from(hi - lo);
-                for w in lo..hi {
-                    let i = row as usize * stride as usize + w as usize;
-                    let d = if STRAIGHT {
-                        self.reached.spread_word_straight(up, mid, down, w)
-                    } else {
-                        self.reached.spread_word(up, mid, down, w)
-                    } & walls[i];
-                    let mut fresh = d & !self.seen[i];
-                    if fresh != 0 {
-                        self.seen[i] |= fresh;
-                        while fresh != 0 {
-                            let bit = fresh & fresh.wrapping_neg();
-                            let col = w * 64 + bit.trailing_zeros();
-                            let cell = b.grid.walls().index(frame.cell(row, col));
-                            self.see(b, cell, (i, bit), tick);
-                            fresh &= fresh - 1;
+        let stride = frame.stride();
+        // The box of every cell next to the last set's, and that set laid
+        // out in a padded copy around it.
+        let opened = self.reached.open(frame.rows(), stride as u32);
+        let (layer, pw) = (opened.layer, opened.pad_wide);
+        // A row counts as a word as well as its words, so the word limit
+        // also bounds the rows of the boxes kept.
+        let counted = u64::from(layer.rows) + opened.words;
+        *words += counted;
+        let pad = std::mem::take(&mut self.reached.pad);
+        let todo = std::mem::take(&mut self.reached.todo);
+        let mut fresh_cells = std::mem::take(&mut self.fresh);
+        fresh_cells.clear();
+        let mut spans = std::mem::take(&mut self.spans);
+        // The rows and words of the box that hold cells, from its top row
+        // and first word.
+        let (mut top, mut bottom, mut lo, mut hi) = (u32::MAX, 0, u32::MAX, 0);
+        {
+            let cells = &mut self.cells[..];
+            let out = self.reached.words_mut(layer);
+            let wide = layer.wide as usize;
+            // Pad rows `r`, `r + 1` and `r + 2` hold the last set's rows
+            // above, at and below the box's row `r`; the box's word `c` is
+            // word `c + 1` of each, between words `c` and `c + 2`.
+            let pads = pad.windows(3 * pw).step_by(pw);
+            let rows = (0..layer.rows).zip(pads).zip(out.chunks_exact_mut(wide));
+            if wide <= NARROW as usize {
+                // Every word of the box is built.
+                for ((r, rows), built) in rows {
+                    let (up, rest) = rows.split_at(pw);
+                    let (mid, down) = rest.split_at(pw);
+                    let i0 = (layer.top + r) as usize * stride + layer.left as usize;
+                    let states = &mut cells[i0..i0 + wide];
+                    let near_words = up.windows(3).zip(mid.windows(3)).zip(down.windows(3));
+                    let words = near_words.zip(states.iter_mut()).zip(built.iter_mut());
+                    for (c, ((((u, m), d), here), slot)) in words.enumerate() {
+                        let c = c as u32;
+                        let (word, fresh) = build_word::<STRAIGHT>(u, m, d, here);
+                        if fresh != 0 {
+                            fresh_cells.push((r, c, fresh));
+                        }
+                        *slot = word;
+                        if word != 0 {
+                            (top, bottom) = (top.min(r), r + 1);
+                            (lo, hi) = (lo.min(c), hi.max(c + 1));
                         }
                     }
-                    let word = d & self.alive[i] & !self.blocked[i];
-                    self.reached.push_word(&mut built, w, word);
+                }
+            } else {
+                // Only the words of a row that a cell of the last set lies
+                // next to are built (the rest stay zero); `spans` gets, for
+                // each row, the first and last that hold a cell.
+                spans.clear();
+                for (((r, rows), built), &(from, to)) in rows.zip(&todo) {
+                    let (from, to) = (from as usize, to as usize);
+                    let (mut first, mut last) = (u32::MAX, 0);
+                    let (up, rest) = rows.split_at(pw);
+                    let (mid, down) = rest.split_at(pw);
+                    let i0 = (layer.top + r) as usize * stride + layer.left as usize;
+                    let states = &mut cells[i0 + from..i0 + to];
+                    let near_words = up[from..to + 2]
+                        .windows(3)
+                        .zip(mid[from..to + 2].windows(3))
+                        .zip(down[from..to + 2].windows(3));
+                    let words = near_words
+                        .zip(states.iter_mut())
+                        .zip(built[from..to].iter_mut());
+                    for (c, ((((u, m), d), here), slot)) in (from as u32..).zip(words) {
+                        let (word, fresh) = build_word::<STRAIGHT>(u, m, d, here);
+                        if fresh != 0 {
+                            fresh_cells.push((r, c, fresh));
+                        }
+                        *slot = word;
+                        if word != 0 {
+                            (first, last) = (first.min(c), c + 1);
+                        }
+                    }
+                    if first < last {
+                        (top, bottom) = (top.min(r), r + 1);
+                        (lo, hi) = (lo.min(first), hi.max(last));
+                        spans.push((first, last));
+                    } else {
+                        spans.push((0, 0));
+                    }
                 }
             }
-            self.reached.end_row(&mut layer, built);
-            (up, mid) = (mid, down);
         }
-        self.walls = slanted;
-        let layer = self.reached.finish(layer);
+        // The first looks, after the loop (which they would slow: with a
+        // call in it, the loop keeps its pointers in memory, not in
+        // registers). A cell too far from the goal to matter, or blocked,
+        // leaves the set again.
+        let mut emptied = false;
+        for &(r, c, mut fresh) in &fresh_cells {
+            let k = r * layer.wide + c;
+            let (row, w) = (layer.top + r, layer.left + c);
+            let i = row as usize * stride + w as usize;
+            while fresh != 0 {
+                let bit = fresh & fresh.wrapping_neg();
+                let col = w * 64 + bit.trailing_zeros();
+                let cell = b.grid.walls().index(frame.cell(row, col));
+                self.see(b, cell, (i, bit), tick);
+                if self.cells[i].alive & !self.cells[i].blocked & bit == 0 {
+                    let word = &mut self.reached.words_mut(layer)[k as usize];
+                    *word &= !bit;
+                    emptied |= *word == 0;
+                }
+                fresh &= fresh - 1;
+            }
+        }
+        self.fresh = fresh_cells;
+        self.reached.pad = pad;
+        self.reached.todo = todo;
+        // A word emptied there may have been at the edge of the box.
+        let (rows, words_kept) = if emptied {
+            self.reached.shrink(layer, top..bottom, lo..hi)
+        } else {
+            (top..bottom, lo..hi)
+        };
+        let kept_spans = (layer.wide > NARROW).then_some(&spans[..]);
+        let layer = self.reached.close(layer, rows, words_kept, kept_spans);
+        self.spans = spans;
         // How tight the layout packs the flood, from every fourth tick.
         if tick.is_multiple_of(LAYOUT_SAMPLE) {
-            self.spread_words += *words - words_before;
+            self.spread_words += counted;
             self.spread_cells += self.reached.cells(layer);
         }
         layer
@@ -628,6 +705,29 @@ fn change_event(cell: usize, (i, bit): (usize, u64), what: u64) -> u64 {
     // its frames fewer than 2^24 words.
     debug_assert!(cell < 1 << 24 && (i as u64) <= WORD_BITS && what <= CHANGE_BITS);
     (cell as u64) << 40 | (i as u64) << 12 | u64::from(bit.trailing_zeros()) << 6 | what << 1
+}
+
+/// The word a spread builds from the words `u`, `m` and `d` of the last
+/// set's rows above, at and below it (the word in the middle of each, and
+/// those on each side), in map rows (`STRAIGHT`) or slanted ones, and the
+/// state of its cells `here`: the cells reached, those entering the view
+/// among them counted as reached until they are looked at; and those.
+#[inline(always)]
+fn build_word<const STRAIGHT: bool>(
+    u: &[u64],
+    m: &[u64],
+    d: &[u64],
+    here: &mut Word,
+) -> (u64, u64) {
+    let near = if STRAIGHT {
+        m[1] | m[1] << 1 | m[1] >> 1 | m[0] >> 63 | m[2] << 63 | u[1] | d[1]
+    } else {
+        m[1] | u[1] | u[1] << 1 | u[0] >> 63 | d[1] | d[1] >> 1 | d[2] << 63
+    };
+    // Walls count as seen, and are never alive.
+    let fresh = near & !here.seen;
+    here.seen |= fresh;
+    (near & ((here.alive & !here.blocked) | fresh), fresh)
 }
 
 /// A cell's state at a tick.
@@ -894,7 +994,7 @@ mod tests {
         let mut sipp = Sipp::default();
         let mut found = 0;
         for case in 0..60 {
-            let (w, h) = (65 + rng.below(70), 65 + rng.below(70));
+            let (w, h) = (65 + rng.below(140), 65 + rng.below(140));
             let walls = StaticGrid::from_fn(w, h, |_| rng.below(100) >= 20).unwrap();
             let mut grid = NavGrid::new(walls);
             for _ in 0..30 {
@@ -914,7 +1014,9 @@ mod tests {
                 continue;
             };
             let arrival = plan.arrival();
-            let by = arrival + rng.below(8);
+            // Now and then a bound far above the arrival, which keeps most
+            // cells reached: sets wider than two words a row.
+            let by = arrival + if case % 3 == 0 { 100 } else { rng.below(8) };
             flood.layout = LayoutChoice::fixed(case % 2 == 1);
             if case % 4 >= 2 {
                 flood.distances.find_landmarks_now(grid.walls());
