@@ -14,16 +14,21 @@
 /// has no rows.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Layer {
+    /// The first row.
     pub top: u32,
+    /// The number of rows.
     pub rows: u32,
+    /// The first word of every row.
     pub left: u32,
+    /// The number of words of every row.
     pub wide: u32,
     /// Words from a row to the next in the arena (at least `wide`: a box
     /// shrunk to its cells keeps the rows where they were built).
     pitch: u32,
     at: u32,
     /// Where the words holding the cells of its rows are listed in
-    /// [`Layers::spans`], from its top row on.
+    /// [`Layers::spans`], from its top row on ([`WHOLE`] if they are not:
+    /// a box at most [`NARROW`] words wide).
     first: u32,
 }
 
