@@ -348,27 +348,20 @@ impl Flood {
         let cell = b.grid.walls().index(start);
         let at = self.locate(cell);
         self.cells[at.0].seen |= at.1;
-        let last = self.keep(b, cell, at);
+        let last = self.keep(b, self.distances.steps(cell), at);
         if b.grid.obstacles().has_timeline(cell) {
             self.follow(b, cell, at, b.start, last);
         }
     }
 
-    /// The last tick at which cell `cell` (dense index), whose distance to
-    /// the goal is known, can lie on a path arriving by the bound: its
-    /// changes after that do not matter.
+    /// Takes a cell `steps` from the goal on foot (at word and bit `(i,
+    /// bit)` of the bit fields), near enough to it, into the cells that
+    /// can still matter, and queues its dropping when it gets too far;
+    /// returns the last tick it can matter.
     #[inline]
-    fn last_useful(&self, b: &Bounds, cell: usize) -> Tick {
-        b.arrive_by - self.distances.steps(cell)
-    }
-
-    /// Takes cell `cell` (dense index, at word and bit `at` of the bit
-    /// fields), near enough to the goal, into the cells that can still
-    /// matter, and queues its dropping when it gets too far; returns the
-    /// last tick it can matter.
-    fn keep(&mut self, b: &Bounds, cell: usize, (i, bit): (usize, u64)) -> Tick {
+    fn keep(&mut self, b: &Bounds, steps: u32, (i, bit): (usize, u64)) -> Tick {
         self.cells[i].alive |= bit;
-        let last = self.last_useful(b, cell);
+        let last = b.arrive_by - steps;
         if last < b.arrive_by {
             let drop = (i as u64) << 7 | u64::from(bit.trailing_zeros()) << 1 | DROP;
             self.queue[(last - b.start) as usize].push(drop);
@@ -378,6 +371,7 @@ impl Flood {
 
     /// Cell `cell` (dense index, at word and bit `at` of the bit fields)
     /// enters the view at tick `tick` (reached from tick `tick - 1`).
+    #[inline(always)]
     fn see(&mut self, b: &Bounds, cell: usize, at: (usize, u64), tick: Tick) {
         // Too far from the goal on foot to arrive by the bound, now and so
         // for ever after: never taken in.
@@ -385,7 +379,7 @@ impl Flood {
         if steps == FAR || steps > b.arrive_by - tick {
             return;
         }
-        let last = self.keep(b, cell, at);
+        let last = self.keep(b, steps, at);
         let tm = b.grid.obstacles();
         // Nothing happens there from `tick - 1` while it matters (a cell
         // blocked for good stays busy for ever), or ever (no timeline):
