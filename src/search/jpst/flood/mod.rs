@@ -515,55 +515,39 @@ impl Flood {
             // Pad rows `r`, `r + 1` and `r + 2` hold the last set's rows
             // above, at and below the box's row `r`; the box's word `c` is
             // word `c + 1` of each, between words `c` and `c + 2`.
-            let pads = pad.windows(3 * pw).step_by(pw);
-            let rows = (0..layer.rows).zip(pads).zip(out.chunks_exact_mut(wide));
             if wide <= NARROW as usize {
-                // Every word of the box is built.
-                for ((r, rows), built) in rows {
-                    let (up, rest) = rows.split_at(pw);
-                    let (mid, down) = rest.split_at(pw);
-                    let i0 = (layer.top + r) as usize * stride + layer.left as usize;
-                    let states = &mut cells[i0..i0 + wide];
-                    let near_words = up.windows(3).zip(mid.windows(3)).zip(down.windows(3));
-                    let words = near_words.zip(states.iter_mut()).zip(built.iter_mut());
-                    for (c, ((((u, m), d), here), slot)) in words.enumerate() {
-                        let c = c as u32;
-                        let (word, fresh) = build_word::<STRAIGHT>(u, m, d, here);
-                        if fresh != 0 {
-                            fresh_cells.push((r, c, fresh));
-                        }
-                        *slot = word;
-                        if word != 0 {
-                            (top, bottom) = (top.min(r), r + 1);
-                            (lo, hi) = (lo.min(c), hi.max(c + 1));
-                        }
-                    }
+                // Every word of the box is built; the box is trimmed to
+                // its cells after (see `shrink`).
+                (top, bottom, lo, hi) = (0, layer.rows, 0, layer.wide);
+                let at = (layer.top as usize * stride + layer.left as usize, stride);
+                if wide == 1 {
+                    build_rows::<STRAIGHT, 1>(&pad, cells, at, out, &mut fresh_cells);
+                } else {
+                    build_rows::<STRAIGHT, 2>(&pad, cells, at, out, &mut fresh_cells);
                 }
             } else {
                 // Only the words of a row that a cell of the last set lies
                 // next to are built (the rest stay zero); `spans` gets, for
                 // each row, the first and last that hold a cell.
                 spans.clear();
-                for (((r, rows), built), &(from, to)) in rows.zip(&todo) {
+                let mut i = layer.top as usize * stride + layer.left as usize;
+                let rows = out.chunks_exact_mut(wide).zip(&todo);
+                for (r, (built, &(from, to))) in (0..layer.rows).zip(rows) {
                     let (from, to) = (from as usize, to as usize);
                     let (mut first, mut last) = (u32::MAX, 0);
-                    let (up, rest) = rows.split_at(pw);
+                    let three = &pad[r as usize * pw..(r as usize + 3) * pw];
+                    let (up, rest) = three.split_at(pw);
                     let (mid, down) = rest.split_at(pw);
-                    let i0 = (layer.top + r) as usize * stride + layer.left as usize;
-                    let states = &mut cells[i0 + from..i0 + to];
-                    let near_words = up[from..to + 2]
-                        .windows(3)
-                        .zip(mid[from..to + 2].windows(3))
-                        .zip(down[from..to + 2].windows(3));
-                    let words = near_words
-                        .zip(states.iter_mut())
-                        .zip(built[from..to].iter_mut());
-                    for (c, ((((u, m), d), here), slot)) in (from as u32..).zip(words) {
-                        let (word, fresh) = build_word::<STRAIGHT>(u, m, d, here);
+                    let here = &mut cells[i..i + wide];
+                    i += stride;
+                    for c in from..to {
+                        let (u, m, d) = (&up[c..c + 3], &mid[c..c + 3], &down[c..c + 3]);
+                        let (word, fresh) = build_word::<STRAIGHT>(u, m, d, &mut here[c]);
+                        let c = c as u32;
                         if fresh != 0 {
                             fresh_cells.push((r, c, fresh));
                         }
-                        *slot = word;
+                        built[c as usize] = word;
                         if word != 0 {
                             (first, last) = (first.min(c), c + 1);
                         }
@@ -603,8 +587,9 @@ impl Flood {
         self.fresh = fresh_cells;
         self.reached.pad = pad;
         self.reached.todo = todo;
-        // A word emptied there may have been at the edge of the box.
-        let (rows, words_kept) = if emptied {
+        // A word emptied there may have been at the edge of the box; a
+        // box at most `NARROW` words wide is trimmed only here.
+        let (rows, words_kept) = if emptied || layer.wide <= NARROW {
             self.reached.shrink(layer, top..bottom, lo..hi)
         } else {
             (top..bottom, lo..hi)
@@ -699,6 +684,36 @@ fn change_event(cell: usize, (i, bit): (usize, u64), what: u64) -> u64 {
     // its frames fewer than 2^24 words.
     debug_assert!(cell < 1 << 24 && (i as u64) <= WORD_BITS && what <= CHANGE_BITS);
     (cell as u64) << 40 | (i as u64) << 12 | u64::from(bit.trailing_zeros()) << 6 | what << 1
+}
+
+/// Builds every word of a box `W` words wide into `out`, row after row,
+/// from the last set laid out in `pad` (rows of `W + 2` words, see
+/// [`Opened`](layers::Opened)) and the states of its words in `cells`
+/// (row `r`'s first at `i + r * stride`), noting the words with cells
+/// entering the view in `fresh_cells`. Fixed widths let the compiler keep
+/// the loop's state in registers.
+#[inline(always)]
+fn build_rows<const STRAIGHT: bool, const W: usize>(
+    pad: &[u64],
+    cells: &mut [Word],
+    (mut i, stride): (usize, usize),
+    out: &mut [u64],
+    fresh_cells: &mut Vec<(u32, u32, u64)>,
+) {
+    let pw = W + 2;
+    for (r, built) in out.chunks_exact_mut(W).enumerate() {
+        let three = &pad[r * pw..r * pw + 3 * pw];
+        let here = &mut cells[i..i + W];
+        for c in 0..W {
+            let (u, m, d) = (&three[c..], &three[pw + c..], &three[2 * pw + c..]);
+            let (word, fresh) = build_word::<STRAIGHT>(u, m, d, &mut here[c]);
+            if fresh != 0 {
+                fresh_cells.push((r as u32, c as u32, fresh));
+            }
+            built[c] = word;
+        }
+        i += stride;
+    }
 }
 
 /// The word a spread builds from the words `u`, `m` and `d` of the last
