@@ -371,6 +371,31 @@ impl Layers {
         (rows, words)
     }
 
+    /// [`shrink`](Self::shrink) for a box at most [`NARROW`] words wide,
+    /// every word of which was built since [`open`](Self::open): its rows
+    /// and words (counted from its top row and first word) from the first
+    /// that holds a cell to the last.
+    pub fn trim_narrow(&self, layer: Layer) -> (std::ops::Range<u32>, std::ops::Range<u32>) {
+        debug_assert!(layer.wide <= NARROW && layer.pitch == layer.wide);
+        let wide = layer.wide as usize;
+        let words = &self.arena[layer.at as usize..][..layer.rows as usize * wide];
+        let holds = |row: &[u64]| row.iter().any(|&w| w != 0);
+        let Some(top) = words.chunks_exact(wide).position(holds) else {
+            return (0..0, 0..0);
+        };
+        let bottom = words.chunks_exact(wide).rposition(holds).unwrap_or(top) + 1;
+        let (mut lo, mut hi) = (0, wide);
+        if wide == 2 {
+            let used = &words[top * 2..bottom * 2];
+            if used.iter().step_by(2).all(|&w| w == 0) {
+                lo = 1;
+            } else if used[1..].iter().step_by(2).all(|&w| w == 0) {
+                hi = 1;
+            }
+        }
+        (top as u32..bottom as u32, lo as u32..hi as u32)
+    }
+
     /// How many cells `layer` holds.
     pub fn cells(&self, layer: Layer) -> u64 {
         (0..layer.rows)
@@ -507,6 +532,38 @@ mod tests {
             }
             let padded: u32 = layers.pad.iter().map(|w| w.count_ones()).sum();
             assert_eq!(u64::from(padded), layers.cells(set), "case {case}");
+        }
+    }
+
+    #[test]
+    fn a_narrow_box_trims_to_what_shrink_keeps() {
+        let mut rng = Rng(0x7a1e_5eed_0b0c_5e75);
+        let mut layers = Layers::default();
+        for case in 0..2000 {
+            let (rows, wide) = (1 + rng.below(10), 1 + rng.below(NARROW));
+            layers.clear();
+            let narrow = Layer {
+                top: rng.below(5),
+                rows,
+                left: rng.below(3),
+                wide,
+                pitch: wide,
+                at: 0,
+                first: WHOLE,
+            };
+            // Up to a few set words, often none, anywhere in the box.
+            layers.arena.resize((rows * wide) as usize, 0);
+            for _ in 0..rng.below(4) {
+                let k = rng.below(rows * wide) as usize;
+                layers.arena[k] |= 1 << rng.below(64);
+            }
+            let trimmed = layers.trim_narrow(narrow);
+            let (kept_rows, kept_words) = layers.shrink(narrow, 0..rows, 0..wide);
+            if kept_rows.is_empty() {
+                assert!(trimmed.0.is_empty(), "case {case}: {trimmed:?}");
+            } else {
+                assert_eq!(trimmed, (kept_rows, kept_words), "case {case}");
+            }
         }
     }
 }

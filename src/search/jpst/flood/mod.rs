@@ -505,8 +505,8 @@ impl Flood {
         let mut fresh_cells = std::mem::take(&mut self.fresh);
         fresh_cells.clear();
         let mut spans = std::mem::take(&mut self.spans);
-        // The rows and words of the box that hold cells, from its top row
-        // and first word.
+        // The rows and words of a box wider than `NARROW` that hold cells,
+        // from its top row and first word.
         let (mut top, mut bottom, mut lo, mut hi) = (u32::MAX, 0, u32::MAX, 0);
         {
             let cells = &mut self.cells[..];
@@ -517,8 +517,7 @@ impl Flood {
             // word `c + 1` of each, between words `c` and `c + 2`.
             if wide <= NARROW as usize {
                 // Every word of the box is built; the box is trimmed to
-                // its cells after (see `shrink`).
-                (top, bottom, lo, hi) = (0, layer.rows, 0, layer.wide);
+                // its cells after the first looks (`trim_narrow`).
                 let at = (layer.top as usize * stride + layer.left as usize, stride);
                 if wide == 1 {
                     build_rows::<STRAIGHT, 1>(&pad, cells, at, out, &mut fresh_cells);
@@ -588,8 +587,11 @@ impl Flood {
         self.reached.pad = pad;
         self.reached.todo = todo;
         // A word emptied there may have been at the edge of the box; a
-        // box at most `NARROW` words wide is trimmed only here.
-        let (rows, words_kept) = if emptied || layer.wide <= NARROW {
+        // box at most `NARROW` words wide is trimmed only here, by a scan
+        // of its words.
+        let (rows, words_kept) = if layer.wide <= NARROW {
+            self.reached.trim_narrow(layer)
+        } else if emptied {
             self.reached.shrink(layer, top..bottom, lo..hi)
         } else {
             (top..bottom, lo..hi)
