@@ -162,10 +162,11 @@ impl Layers {
         // edge of the box: in slanted rows, column `c - 1` of the row above
         // and `c + 1` of the row below; in map rows, both in the same row.
         let (mut to_left, mut to_right) = (0, 0);
-        for r in 0..prev.rows {
-            let row = &self.arena[prev.row(r)];
-            to_left |= row.first().copied().unwrap_or(0);
-            to_right |= row.last().copied().unwrap_or(0);
+        let (pitch, last) = (prev.pitch as usize, prev.wide as usize - 1);
+        for r in 0..prev.rows as usize {
+            let k = prev.at as usize + r * pitch;
+            to_left |= self.arena[k];
+            to_right |= self.arena[k + last];
         }
         let (to_left, to_right) = (to_left & 1 != 0, to_right >> 63 != 0);
         let left = prev.left - u32::from(to_left && prev.left > 0);
@@ -191,12 +192,8 @@ impl Layers {
         let at = (prev.top - top + 1) as usize * pad_wide + (prev.left - left) as usize + 1;
         if prev.first == WHOLE && prev.wide == 1 {
             // A word a row: one loop down the rows.
-            let rows = self.arena[prev.at as usize..]
-                .iter()
-                .step_by(prev.pitch as usize);
-            let slots = pad[at..].iter_mut().step_by(pad_wide);
-            for (slot, &word) in slots.zip(rows).take(prev.rows as usize) {
-                *slot = word;
+            for r in 0..prev.rows as usize {
+                pad[at + r * pad_wide] = self.arena[prev.at as usize + r * pitch];
             }
         } else {
             for r in 0..prev.rows {

@@ -370,14 +370,16 @@ impl Flood {
     }
 
     /// Cell `cell` (dense index, at word and bit `at` of the bit fields)
-    /// enters the view at tick `tick` (reached from tick `tick - 1`).
+    /// enters the view at tick `tick` (reached from tick `tick - 1`);
+    /// returns whether the agent can stand on it then (near enough to the
+    /// goal, and not blocked).
     #[inline(always)]
-    fn see(&mut self, b: &Bounds, cell: usize, at: (usize, u64), tick: Tick) {
+    fn see(&mut self, b: &Bounds, cell: usize, at: (usize, u64), tick: Tick) -> bool {
         // Too far from the goal on foot to arrive by the bound, now and so
         // for ever after: never taken in.
         let steps = self.distances.steps(cell);
         if steps == FAR || steps > b.arrive_by - tick {
-            return;
+            return false;
         }
         let last = self.keep(b, steps, at);
         let tm = b.grid.obstacles();
@@ -385,14 +387,18 @@ impl Flood {
         // blocked for good stays busy for ever), or ever (no timeline):
         // free throughout, and no departure to mind.
         if tm.idle_during(cell, tick - 1, last) {
-            return;
+            return true;
         }
         match self.follow(b, cell, at, tick, last) {
-            (State::Blocked, _) => self.cells[at.0].blocked |= at.1,
+            (State::Blocked, _) => {
+                self.cells[at.0].blocked |= at.1;
+                return false;
+            }
             // Blocked the tick before: an obstacle may have left it then.
             (State::Freed(_), dirs) => self.note_freed(cell, dirs),
             (State::Free, _) => {}
         }
+        true
     }
 
     /// Queues every change of cell `cell` (dense index, at word and bit
@@ -574,8 +580,7 @@ impl Flood {
                 let bit = fresh & fresh.wrapping_neg();
                 let col = w * 64 + bit.trailing_zeros();
                 let cell = b.grid.walls().index(frame.cell(row, col));
-                self.see(b, cell, (i, bit), tick);
-                if self.cells[i].alive & !self.cells[i].blocked & bit == 0 {
+                if !self.see(b, cell, (i, bit), tick) {
                     let word = &mut self.reached.words_mut(layer)[k as usize];
                     *word &= !bit;
                     emptied |= *word == 0;
