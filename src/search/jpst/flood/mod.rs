@@ -548,11 +548,11 @@ impl Flood {
                     for c in from..to {
                         let (u, m, d) = (&up[c..c + 3], &mid[c..c + 3], &down[c..c + 3]);
                         let (word, fresh) = build_word::<STRAIGHT>(u, m, d, &mut here[c]);
+                        built[c] = word;
                         let c = c as u32;
                         if fresh != 0 {
                             fresh_cells.push((r, c, fresh));
                         }
-                        built[c as usize] = word;
                         if word != 0 {
                             (first, last) = (first.min(c), c + 1);
                         }
