@@ -7,7 +7,7 @@ use crate::grid::{FOREVER, NavGrid, Tick};
 
 use super::super::goal::Prepared;
 use super::super::query::Query;
-use super::flood::{CONTOURS, Flood, Flooded, Trip};
+use super::flood::{Flood, Flooded};
 
 /// Row words a flood counts as one temporal expansion when its odds weigh
 /// it against the search. Timed side by side on the same queries, a word
@@ -95,9 +95,6 @@ pub(super) fn flood_fill(
             }
         }
     }
-    if let Some(found) = by_contours(flood, grid, query, p, (lower, walk), slacks, words) {
-        return found;
-    }
     for &slack in slacks {
         let arrive_by = start.saturating_add(lower).saturating_add(slack).min(last);
         match flood.run(
@@ -117,46 +114,4 @@ pub(super) fn flood_fill(
         }
     }
     Flooded::NotBy
-}
-
-/// The earliest path of `query` by contours (see [`Flood::run_by_contours`])
-/// within bounds `lower` plus each of `slacks`, if there are any and they
-/// all lie within a word of contours above the quickest walk (no longer
-/// than `walk`), and every departure lies at a blocked tick (the contours
-/// read swaps from the safe intervals' entries).
-fn by_contours(
-    flood: &mut Flood,
-    grid: &NavGrid,
-    query: &Query,
-    p: &Prepared,
-    (lower, walk): (Tick, Tick),
-    slacks: &[Tick],
-    words: &mut u64,
-) -> Option<Flooded> {
-    let start = query.start_tick;
-    let last = last_tick(query);
-    let mut spans: Vec<Tick> = slacks
-        .iter()
-        .map(|&slack| lower.saturating_add(slack).min(last.saturating_sub(start)))
-        .collect();
-    spans.dedup();
-    let widest = *spans.last()?;
-    if widest.saturating_sub(walk) >= CONTOURS || !grid.obstacles().departures_blocked() {
-        return None;
-    }
-    let trip = Trip {
-        grid,
-        start: query.start,
-        start_tick: start,
-        goal: query.goal,
-        goal_ready: p.goal_ready,
-        last,
-    };
-    Some(
-        match flood.run_by_contours(&trip, &spans, flood_budget(query), words) {
-            // The horizon allows no wider flood.
-            Flooded::NotBy if start.saturating_add(widest) >= last => Flooded::TooBig,
-            found => found,
-        },
-    )
 }

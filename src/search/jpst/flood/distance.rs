@@ -42,7 +42,7 @@ const WALL: u32 = FAR - 1;
 
 /// The mark of a cell left out of the last search as too far for its span,
 /// and kept as a candidate for a wider one: above every distance too.
-pub(super) const LEFT: u32 = FAR - 2;
+const LEFT: u32 = FAR - 2;
 
 /// What a search of the distances found.
 #[derive(Debug, PartialEq, Eq)]
@@ -98,13 +98,6 @@ impl GoalDistances {
     #[inline]
     pub fn steps(&self, cell: usize) -> u32 {
         u32::from(self.steps[cell])
-    }
-
-    /// Steps from each cell (by dense index) to the goal, as
-    /// [`steps`](Self::steps) gives them.
-    #[inline]
-    pub fn all_steps(&self) -> &[u16] {
-        &self.steps
     }
 
     /// Forgets the last search's distances, and the walls too if they are

@@ -32,7 +32,6 @@
 //! sees), so the ticks until then repeat it without a spread: an agent that
 //! must wait for its goal waits for nothing.
 
-mod contours;
 mod distance;
 mod frame;
 mod landmarks;
@@ -42,8 +41,6 @@ mod layout;
 use crate::grid::{Cell, Dir, FOREVER, Interval, NavGrid, StaticGrid, TemporalMap, Tick};
 
 use super::super::goal::cell_of;
-pub(super) use contours::{CONTOURS, Trip};
-use contours::{Contours, Found};
 use distance::{FAR, GoalDistances, Searched};
 use frame::{Frame, SlantedWalls};
 #[cfg(test)]
@@ -120,8 +117,6 @@ pub(super) struct Flood {
     spans: Vec<(u32, u32)>,
     /// Walking distances to the goal.
     distances: GoalDistances,
-    /// The flood by contours.
-    contours: Contours,
     /// Events by tick, relative to the start tick: a change of a cell's
     /// state at tick `t + 1` or a cell too far to matter from tick `t + 1`
     /// on sits at `t - start`. A change is a [`change_event`]; a drop is a
@@ -289,35 +284,6 @@ impl Flood {
             }
         }
         Flooded::NotBy
-    }
-
-    /// The earliest path of `trip` by contours (see `contours.rs`), within
-    /// the walking distances searched for each of `spans` (ticks from the
-    /// start) in turn, all fewer than [`CONTOURS`] above the quickest
-    /// walk: [`Flooded::NotBy`] if none arrives by the last. Each cell
-    /// looked at, each spread and each cell of the distance searches
-    /// counts as a word.
-    pub(super) fn run_by_contours(
-        &mut self,
-        trip: &Trip,
-        spans: &[Tick],
-        max_words: u64,
-        words: &mut u64,
-    ) -> Flooded {
-        if !trip.grid.walls().is_passable(trip.goal) {
-            return Flooded::NotBy;
-        }
-        match self
-            .contours
-            .run(trip, &mut self.distances, spans, max_words, words)
-        {
-            Found::At(k) => self
-                .contours
-                .trace(trip, k)
-                .map_or(Flooded::NotBy, Flooded::Path),
-            Found::NotBy => Flooded::NotBy,
-            Found::TooBig => Flooded::TooBig,
-        }
     }
 
     /// The landmarks of `walls` for the first pass's estimate, found near
@@ -851,35 +817,6 @@ mod tests {
         cells
     }
 
-    /// A random map of at most 70x9 cells (every third case wider than a
-    /// word) with fewer than `moving` obstacles walking about it.
-    fn small_world(rng: &mut Rng, case: u32, moving: u32) -> NavGrid {
-        let w = 1 + rng.below(if case.is_multiple_of(3) { 70 } else { 9 });
-        let h = 1 + rng.below(9);
-        let walls = rng.below(40);
-        let mut bits = vec![false; (w * h) as usize];
-        for b in &mut bits {
-            *b = rng.below(100) >= walls;
-        }
-        let walls = StaticGrid::from_fn(w, h, |c| bits[(c.y * w + c.x) as usize]).unwrap();
-        let mut grid = NavGrid::new(walls);
-        for _ in 0..rng.below(moving) {
-            let len = 2 + rng.below(20) as usize;
-            let cells = walk(&grid, rng, len);
-            if !cells.iter().all(|&c| grid.walls().is_passable(c)) {
-                continue;
-            }
-            let end = if rng.below(2) == 0 {
-                ObstacleEnd::Park
-            } else {
-                ObstacleEnd::Vanish
-            };
-            let t0 = rng.below(4);
-            let _ = grid.add_obstacle(t0, &cells, end);
-        }
-        grid
-    }
-
     /// The earliest arrival by brute force over (cell, tick) states.
     fn earliest(
         grid: &NavGrid,
@@ -977,8 +914,29 @@ mod tests {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut flood = Flood::default();
         for case in 0..3000 {
-            let grid = small_world(&mut rng, case, 6);
-            let (w, h) = (grid.width(), grid.height());
+            let w = 1 + rng.below(if case % 3 == 0 { 70 } else { 9 });
+            let h = 1 + rng.below(9);
+            let walls = rng.below(40);
+            let mut bits = vec![false; (w * h) as usize];
+            for b in &mut bits {
+                *b = rng.below(100) >= walls;
+            }
+            let walls = StaticGrid::from_fn(w, h, |c| bits[(c.y * w + c.x) as usize]).unwrap();
+            let mut grid = NavGrid::new(walls);
+            for _ in 0..rng.below(6) {
+                let len = 2 + rng.below(20) as usize;
+                let cells = walk(&grid, &mut rng, len);
+                if !cells.iter().all(|&c| grid.walls().is_passable(c)) {
+                    continue;
+                }
+                let end = if rng.below(2) == 0 {
+                    ObstacleEnd::Park
+                } else {
+                    ObstacleEnd::Vanish
+                };
+                let t0 = rng.below(4);
+                let _ = grid.add_obstacle(t0, &cells, end);
+            }
             let start = Cell::new(rng.below(w), rng.below(h));
             let goal = Cell::new(rng.below(w), rng.below(h));
             let t0 = rng.below(5);
@@ -1039,75 +997,6 @@ mod tests {
                 (near, want) => panic!("case {case}: banded flood {near:?}, brute force {want:?}"),
             }
         }
-    }
-
-    #[test]
-    fn the_flood_by_contours_arrives_when_brute_force_does() {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        let mut flood = Flood::default();
-        let mut checked = 0;
-        for case in 0..4000 {
-            let grid = small_world(&mut rng, case, 8);
-            let (w, h) = (grid.width(), grid.height());
-            let start = Cell::new(rng.below(w), rng.below(h));
-            let goal = Cell::new(rng.below(w), rng.below(h));
-            let t0 = rng.below(5);
-            if !grid.is_free(start, t0) || !grid.walls().is_passable(goal) {
-                continue;
-            }
-            let ready = if rng.below(2) == 0 {
-                0
-            } else {
-                grid.free_forever_from(goal).unwrap_or(FOREVER)
-            };
-            let lower = start.manhattan(goal);
-            // Spans growing from the lower bound, as a query's slacks do.
-            let mut spans = Vec::new();
-            let mut span = lower + rng.below(3);
-            for _ in 0..1 + rng.below(4) {
-                spans.push(span);
-                span += 1 + rng.below(10);
-            }
-            let last = t0 + span + 20;
-            let trip = Trip {
-                grid: &grid,
-                start,
-                start_tick: t0,
-                goal,
-                goal_ready: ready,
-                last,
-            };
-            if case % 4 >= 2 {
-                flood.distances.find_landmarks_now(grid.walls());
-            }
-            let by = t0 + spans[spans.len() - 1];
-            let want = earliest(&grid, start, t0, goal, ready, by);
-            let mut words = 0;
-            let got = flood.run_by_contours(&trip, &spans, u64::MAX, &mut words);
-            match (&got, want) {
-                (Flooded::Path(path), Some(t)) => {
-                    assert_eq!(
-                        path.len() as Tick,
-                        t - t0 + 1,
-                        "case {case}: {w}x{h} {start:?}@{t0} -> {goal:?} ready {ready} spans {spans:?}"
-                    );
-                    assert_eq!((path[0], path[path.len() - 1]), (start, goal));
-                    for (k, pair) in path.windows(2).enumerate() {
-                        assert!(
-                            grid.can_step(pair[0], pair[1], t0 + k as Tick),
-                            "case {case}: step {k}"
-                        );
-                    }
-                    checked += 1;
-                }
-                // Arrivals past the last span may be found or not.
-                (Flooded::NotBy, None) => {}
-                _ => panic!(
-                    "case {case}: {w}x{h} {start:?}@{t0} -> {goal:?} ready {ready} spans {spans:?}: contours {got:?}, brute force {want:?}"
-                ),
-            }
-        }
-        assert!(checked > 1000, "only {checked} paths checked");
     }
 
     /// Maps whose shorter side is over 64 cells, so that a row of the
