@@ -30,6 +30,10 @@ pub(super) struct Layer {
     /// [`Layers::spans`], from its top row on ([`WHOLE`] if they are not:
     /// a box at most [`NARROW`] words wide).
     first: u32,
+    /// Whether a cell lies at the first bit of the box's first word
+    /// ([`LEFT_EDGE`]) or at the last bit of its last ([`RIGHT_EDGE`]), or
+    /// [`EDGES_UNKNOWN`]: the next box is widened across such an edge.
+    edges: u8,
 }
 
 impl Layer {
@@ -82,6 +86,15 @@ const EMPTY: (u32, u32) = (u32::MAX, 0);
 /// of its box may hold a cell.
 const WHOLE: u32 = u32::MAX;
 
+/// [`Layer::edges`]: a cell lies at the first bit of the box's first word.
+const LEFT_EDGE: u8 = 1;
+
+/// [`Layer::edges`]: a cell lies at the last bit of the box's last word.
+const RIGHT_EDGE: u8 = 2;
+
+/// [`Layer::edges`] not known: [`Layers::open`] scans the box's edge words.
+const EDGES_UNKNOWN: u8 = 4;
+
 /// Cell sets pushed one after the other.
 #[derive(Debug, Default)]
 pub(super) struct Layers {
@@ -124,6 +137,7 @@ impl Layers {
             pitch: 1,
             at,
             first: self.spans.len() as u32,
+            edges: edges(1 << (col % 64), 1 << (col % 64)),
         });
         self.spans.push((col / 64, col / 64 + 1));
     }
@@ -152,23 +166,24 @@ impl Layers {
     /// in the rows above and below and its own, in its word, or in the
     /// word before where it is its word's first cell, or the word after
     /// where it is its last). Its words are zero, to be written through
-    /// [`words_mut`](Self::words_mut); [`close`](Self::close) stacks it.
-    /// Lays the newest set out in [`pad`](Self::pad), with a margin of
-    /// zeros, for the spread to read. The newest set must hold a cell.
+    /// [`words_mut`](Self::words_mut), or for a box at most [`NARROW`]
+    /// words wide through [`build_narrow`](Self::build_narrow);
+    /// [`close`](Self::close) or [`close_narrow`](Self::close_narrow)
+    /// stacks it. A wider box gets the newest set laid out in
+    /// [`pad`](Self::pad), with a margin of zeros, for the spread to read.
+    /// The newest set must hold a cell.
     pub fn open(&mut self, rows: u32, stride: u32) -> Opened {
         let prev = self.last();
         debug_assert!(prev.rows > 0 && prev.wide > 0, "a set with cells");
         // A word more on a side where a cell's neighbour lies across the
         // edge of the box: in slanted rows, column `c - 1` of the row above
         // and `c + 1` of the row below; in map rows, both in the same row.
-        let (mut to_left, mut to_right) = (0, 0);
-        let (pitch, last) = (prev.pitch as usize, prev.wide as usize - 1);
-        for r in 0..prev.rows as usize {
-            let k = prev.at as usize + r * pitch;
-            to_left |= self.arena[k];
-            to_right |= self.arena[k + last];
-        }
-        let (to_left, to_right) = (to_left & 1 != 0, to_right >> 63 != 0);
+        let edges = if prev.edges & EDGES_UNKNOWN == 0 {
+            prev.edges
+        } else {
+            self.scan_edges(prev)
+        };
+        let (to_left, to_right) = (edges & LEFT_EDGE != 0, edges & RIGHT_EDGE != 0);
         let left = prev.left - u32::from(to_left && prev.left > 0);
         let right = (prev.left + prev.wide + u32::from(to_right)).min(stride);
         let top = prev.top.saturating_sub(1);
@@ -181,7 +196,19 @@ impl Layers {
             pitch: right - left,
             at: self.arena.len() as u32,
             first: self.spans.len() as u32,
+            edges: EDGES_UNKNOWN,
         };
+        let size = layer.rows as usize * layer.wide as usize;
+        if layer.wide <= NARROW {
+            // Built straight from the newest set's words.
+            self.arena.resize(self.arena.len() + size, 0);
+            return Opened {
+                layer,
+                pad_wide: 0,
+                words: u64::from(layer.rows) * u64::from(layer.wide),
+            };
+        }
+        let pitch = prev.pitch as usize;
         // The newest set, its row `r` at pad row `r - top + 1` and its word
         // `w` at pad word `w - left + 1` (only the words that may hold its
         // cells are copied: the rest are zero).
@@ -215,13 +242,10 @@ impl Layers {
         // The words of each new row next to a cell of the last set: those
         // of the rows above, at and below that hold cells, and the word on
         // either side where a cell at the edge of one has a neighbour
-        // across (a slight excess: any of the three rows may tell). Boxes
-        // of one or two words a row take them whole.
+        // across (a slight excess: any of the three rows may tell).
         let mut todo = std::mem::take(&mut self.todo);
         todo.clear();
-        let words = if layer.wide <= NARROW {
-            u64::from(layer.rows) * u64::from(layer.wide)
-        } else if prev.first == WHOLE {
+        let words = if prev.first == WHOLE {
             todo.resize(layer.rows as usize, (0, layer.wide));
             u64::from(layer.rows) * u64::from(layer.wide)
         } else {
@@ -267,7 +291,6 @@ impl Layers {
         };
         self.todo = todo;
         self.pad = pad;
-        let size = layer.rows as usize * layer.wide as usize;
         self.arena.resize(self.arena.len() + size, 0);
         Opened {
             layer,
@@ -317,6 +340,7 @@ impl Layers {
                 top: layer.top,
                 at: layer.at,
                 first,
+                edges: EDGES_UNKNOWN,
                 ..Layer::default()
             }
         } else {
@@ -332,6 +356,7 @@ impl Layers {
                 } else {
                     first + rows.start
                 },
+                edges: EDGES_UNKNOWN,
             }
         };
         self.layers.push(tight);
@@ -368,29 +393,102 @@ impl Layers {
         (rows, words)
     }
 
-    /// [`shrink`](Self::shrink) for a box at most [`NARROW`] words wide,
-    /// every word of which was built since [`open`](Self::open): its rows
-    /// and words (counted from its top row and first word) from the first
-    /// that holds a cell to the last.
-    pub fn trim_narrow(&self, layer: Layer) -> (std::ops::Range<u32>, std::ops::Range<u32>) {
+    /// Writes into `layer`, a box at most [`NARROW`] words wide just
+    /// [`open`](Self::open)ed, the newest set's cells and their neighbours
+    /// in slanted rows or, if `STRAIGHT`, map rows (see [`near`]). Reads
+    /// the set's words where they are, with no padded copy: its rows are a
+    /// word or two.
+    pub fn spread_narrow<const STRAIGHT: bool>(&mut self, layer: Layer) {
+        debug_assert!(layer.wide <= NARROW && layer.pitch == layer.wide);
+        let prev = self.last();
+        let (before, out) = self.arena.split_at_mut(layer.at as usize);
+        let out = &mut out[..layer.rows as usize * layer.wide as usize];
+        let from = Rows {
+            words: &before[prev.at as usize..],
+            pitch: prev.pitch as usize,
+            rows: prev.rows as usize,
+            lead: (prev.top - layer.top) as usize,
+        };
+        // The box holds the set's box: the set's first word is the box's
+        // first, or its second if the box grew a word to the left (then the
+        // set is a word wide and the box two).
+        match (layer.wide, prev.wide, prev.left > layer.left) {
+            (1, _, _) => from.spread::<STRAIGHT, 1, 1, 1>(out),
+            (_, 1, false) => from.spread::<STRAIGHT, 2, 1, 1>(out),
+            (_, 1, true) => from.spread::<STRAIGHT, 2, 1, 2>(out),
+            _ => from.spread::<STRAIGHT, 2, 2, 1>(out),
+        }
+    }
+
+    /// Stacks `layer`, a box at most [`NARROW`] words wide built since
+    /// [`open`](Self::open), shrunk to the rows and words that hold its
+    /// cells (no rows if none do), noting whether any lies at its edges
+    /// for the next box; returns it as stacked.
+    pub fn close_narrow(&mut self, layer: Layer) -> Layer {
         debug_assert!(layer.wide <= NARROW && layer.pitch == layer.wide);
         let wide = layer.wide as usize;
         let words = &self.arena[layer.at as usize..][..layer.rows as usize * wide];
-        let holds = |row: &[u64]| row.iter().any(|&w| w != 0);
-        let Some(top) = words.chunks_exact(wide).position(holds) else {
-            return (0..0, 0..0);
+        // The first and last rows holding a cell, and each word's cells over
+        // all rows.
+        let (mut top, mut bottom) = (u32::MAX, 0);
+        let mut columns = [0u64; 2];
+        let mut note = |r: u32, any: u64| {
+            if any != 0 {
+                top = top.min(r);
+                bottom = r + 1;
+            }
         };
-        let bottom = words.chunks_exact(wide).rposition(holds).unwrap_or(top) + 1;
-        let (mut lo, mut hi) = (0, wide);
-        if wide == 2 {
-            let used = &words[top * 2..bottom * 2];
-            if used.iter().step_by(2).all(|&w| w == 0) {
-                lo = 1;
-            } else if used[1..].iter().step_by(2).all(|&w| w == 0) {
-                hi = 1;
+        if wide == 1 {
+            for (r, &w) in (0..layer.rows).zip(words) {
+                columns[0] |= w;
+                note(r, w);
+            }
+        } else {
+            for (r, row) in (0..layer.rows).zip(words.chunks_exact(2)) {
+                columns[0] |= row[0];
+                columns[1] |= row[1];
+                note(r, row[0] | row[1]);
             }
         }
-        (top as u32..bottom as u32, lo as u32..hi as u32)
+        let tight = if top == u32::MAX {
+            self.arena.truncate(layer.at as usize);
+            Layer {
+                top: layer.top,
+                at: layer.at,
+                first: WHOLE,
+                edges: EDGES_UNKNOWN,
+                ..Layer::default()
+            }
+        } else {
+            let lo = u32::from(wide == 2 && columns[0] == 0);
+            let hi = layer.wide - u32::from(wide == 2 && columns[1] == 0);
+            let (first_word, last_word) = (columns[lo as usize], columns[hi as usize - 1]);
+            Layer {
+                top: layer.top + top,
+                rows: bottom - top,
+                left: layer.left + lo,
+                wide: hi - lo,
+                pitch: layer.pitch,
+                at: layer.at + top * layer.pitch + lo,
+                first: WHOLE,
+                edges: edges(first_word, last_word),
+            }
+        };
+        self.layers.push(tight);
+        tight
+    }
+
+    /// Whether a cell of `layer` lies at the first bit of its box's first
+    /// word ([`LEFT_EDGE`]) or the last bit of its last ([`RIGHT_EDGE`]).
+    fn scan_edges(&self, layer: Layer) -> u8 {
+        let (mut to_left, mut to_right) = (0, 0);
+        let (pitch, last) = (layer.pitch as usize, layer.wide as usize - 1);
+        for r in 0..layer.rows as usize {
+            let k = layer.at as usize + r * pitch;
+            to_left |= self.arena[k];
+            to_right |= self.arena[k + last];
+        }
+        edges(to_left, to_right)
     }
 
     /// How many cells `layer` holds.
@@ -408,10 +506,14 @@ impl Layers {
             .is_some_and(|i| self.arena[i] >> (col % 64) & 1 != 0)
     }
 
-    /// Takes the cell at `row`, `col` out of `layer`.
+    /// Takes the cell at `row`, `col` out of `layer`, the newest set.
     pub fn remove(&mut self, layer: Layer, row: u32, col: u32) {
         if let Some(i) = layer.index(row, col / 64) {
             self.arena[i] &= !(1 << (col % 64));
+            // Its edges are looked at again when the next box opens.
+            if let Some(newest) = self.layers.last_mut() {
+                newest.edges |= EDGES_UNKNOWN;
+            }
         }
     }
 
@@ -426,6 +528,68 @@ impl Layers {
     pub fn repeat_last(&mut self) {
         let last = self.last();
         self.layers.push(last);
+    }
+}
+
+/// The [`Layer::edges`] of a box whose first words, over all its rows, hold
+/// the cells of `first` and whose last hold those of `last`.
+#[inline]
+fn edges(first: u64, last: u64) -> u8 {
+    u8::from(first & 1 != 0) * LEFT_EDGE + u8::from(last >> 63 != 0) * RIGHT_EDGE
+}
+
+/// The rows of a set being spread into a narrow box: row `r` at
+/// `words[r * pitch..]`, the box's row `r + lead`.
+struct Rows<'a> {
+    words: &'a [u64],
+    pitch: usize,
+    rows: usize,
+    lead: usize,
+}
+
+impl Rows<'_> {
+    /// Writes each row of a box `W` words wide into `out`: the cells of the
+    /// set's rows above, at and below it and their neighbours. The set is
+    /// `P` words wide, its first word at word `AT - 1` of the box.
+    #[inline(always)]
+    fn spread<const STRAIGHT: bool, const W: usize, const P: usize, const AT: usize>(
+        &self,
+        out: &mut [u64],
+    ) {
+        // Row `r` of the set, at words one before the box's first to one
+        // after its last (zero outside the set).
+        let row = |r: usize| {
+            let mut w = [0; 4];
+            if r < self.rows {
+                let k = r * self.pitch;
+                w[AT..AT + P].copy_from_slice(&self.words[k..k + P]);
+            }
+            w
+        };
+        // The set's rows above and at the box's first row (box row `r` is
+        // the set's row `r - lead`).
+        let mut up = row(0usize.wrapping_sub(self.lead + 1));
+        let mut mid = row(0usize.wrapping_sub(self.lead));
+        for (r, built) in out.chunks_exact_mut(W).enumerate() {
+            let down = row((r + 1).wrapping_sub(self.lead));
+            for (c, word) in built.iter_mut().enumerate() {
+                *word = near::<STRAIGHT>(&up[c..c + 3], &mid[c..c + 3], &down[c..c + 3]);
+            }
+            (up, mid) = (mid, down);
+        }
+    }
+}
+
+/// The cells of a word and their neighbours, from the words `u`, `m` and
+/// `d` of the set's rows above, at and below it (the word in the middle of
+/// each, and those on each side), in map rows (`STRAIGHT`) or slanted ones
+/// (see `frame.rs`).
+#[inline(always)]
+pub(super) fn near<const STRAIGHT: bool>(u: &[u64], m: &[u64], d: &[u64]) -> u64 {
+    if STRAIGHT {
+        m[1] | m[1] << 1 | m[1] >> 1 | m[0] >> 63 | m[2] << 63 | u[1] | d[1]
+    } else {
+        m[1] | u[1] | u[1] << 1 | u[0] >> 63 | d[1] | d[1] >> 1 | d[2] << 63
     }
 }
 
@@ -458,7 +622,7 @@ mod tests {
     }
 
     #[test]
-    fn an_opened_box_holds_every_neighbour_and_its_pad_the_last_set() {
+    fn an_opened_box_holds_every_neighbour_and_is_spread_from_the_last_set() {
         let mut rng = Rng(0x0dd_b1a5_e5ee_d5ee);
         let mut layers = Layers::default();
         for case in 0..500 {
@@ -480,6 +644,7 @@ mod tests {
                 pitch: stride,
                 at: layers.arena.len() as u32,
                 first: 0,
+                edges: EDGES_UNKNOWN,
             };
             layers
                 .arena
@@ -503,6 +668,32 @@ mod tests {
             });
             let opened = layers.open(rows, stride);
             let (b, pw) = (opened.layer, opened.pad_wide);
+            if b.wide <= NARROW {
+                // A narrow box is spread straight from the set: it must
+                // hold the cells and their neighbours, and nothing else.
+                if straight {
+                    layers.spread_narrow::<true>(b);
+                } else {
+                    layers.spread_narrow::<false>(b);
+                }
+                let mut want: Vec<_> = cells
+                    .iter()
+                    .flat_map(|&(r, c)| near(r, c, rows, stride, straight))
+                    .collect();
+                want.sort_unstable();
+                want.dedup();
+                let mut got = Vec::new();
+                for (k, &w) in layers.words_mut(b).iter().enumerate() {
+                    let (r, word) = (b.top + k as u32 / b.wide, b.left + k as u32 % b.wide);
+                    got.extend(
+                        (0..64)
+                            .filter(|i| w >> i & 1 != 0)
+                            .map(|i| (r, word * 64 + i)),
+                    );
+                }
+                assert_eq!(got, want, "case {case}: {b:?}");
+                continue;
+            }
             for &(r, c) in &cells {
                 // Every neighbour is inside the box.
                 for (nr, nc) in near(r, c, rows, stride, straight) {
@@ -533,7 +724,7 @@ mod tests {
     }
 
     #[test]
-    fn a_narrow_box_trims_to_what_shrink_keeps() {
+    fn a_narrow_box_closes_to_what_shrink_keeps_and_knows_its_edges() {
         let mut rng = Rng(0x7a1e_5eed_0b0c_5e75);
         let mut layers = Layers::default();
         for case in 0..2000 {
@@ -547,20 +738,31 @@ mod tests {
                 pitch: wide,
                 at: 0,
                 first: WHOLE,
+                edges: EDGES_UNKNOWN,
             };
-            // Up to a few set words, often none, anywhere in the box.
+            // Up to a few set words, often none, anywhere in the box, their
+            // bits often at a word's edge.
             layers.arena.resize((rows * wide) as usize, 0);
             for _ in 0..rng.below(4) {
                 let k = rng.below(rows * wide) as usize;
-                layers.arena[k] |= 1 << rng.below(64);
+                let bit = [0, 63, rng.below(64)][rng.below(3) as usize];
+                layers.arena[k] |= 1 << bit;
             }
-            let trimmed = layers.trim_narrow(narrow);
             let (kept_rows, kept_words) = layers.shrink(narrow, 0..rows, 0..wide);
+            let closed = layers.close_narrow(narrow);
             if kept_rows.is_empty() {
-                assert!(trimmed.0.is_empty(), "case {case}: {trimmed:?}");
-            } else {
-                assert_eq!(trimmed, (kept_rows, kept_words), "case {case}");
+                assert_eq!(closed.rows, 0, "case {case}: {closed:?}");
+                continue;
             }
+            let want = (
+                narrow.top + kept_rows.start,
+                kept_rows.len() as u32,
+                narrow.left + kept_words.start,
+                kept_words.len() as u32,
+            );
+            let got = (closed.top, closed.rows, closed.left, closed.wide);
+            assert_eq!(got, want, "case {case}");
+            assert_eq!(closed.edges, layers.scan_edges(closed), "case {case}");
         }
     }
 }

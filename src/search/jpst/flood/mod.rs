@@ -498,8 +498,9 @@ impl Flood {
     ) -> Layer {
         let frame = self.frame;
         let stride = frame.stride();
-        // The box of every cell next to the last set's, and that set laid
-        // out in a padded copy around it.
+        // The box of every cell next to the last set's (and, if it is wider
+        // than `NARROW` words, that set laid out in a padded copy around
+        // it).
         let opened = self.reached.open(frame.rows(), stride as u32);
         let (layer, pw) = (opened.layer, opened.pad_wide);
         // A row counts as a word as well as its words, so the word limit
@@ -516,21 +517,24 @@ impl Flood {
         let (mut top, mut bottom, mut lo, mut hi) = (u32::MAX, 0, u32::MAX, 0);
         {
             let cells = &mut self.cells[..];
-            let out = self.reached.words_mut(layer);
             let wide = layer.wide as usize;
-            // Pad rows `r`, `r + 1` and `r + 2` hold the last set's rows
-            // above, at and below the box's row `r`; the box's word `c` is
-            // word `c + 1` of each, between words `c` and `c + 2`.
             if wide <= NARROW as usize {
                 // Every word of the box is built; the box is trimmed to
-                // its cells after the first looks (`trim_narrow`).
+                // its cells after the first looks (`close_narrow`).
+                self.reached.spread_narrow::<STRAIGHT>(layer);
+                let out = self.reached.words_mut(layer);
                 let at = (layer.top as usize * stride + layer.left as usize, stride);
                 if wide == 1 {
-                    build_rows::<STRAIGHT, 1>(&pad, cells, at, out, &mut fresh_cells);
+                    take_states::<1>(cells, at, out, &mut fresh_cells);
                 } else {
-                    build_rows::<STRAIGHT, 2>(&pad, cells, at, out, &mut fresh_cells);
+                    take_states::<2>(cells, at, out, &mut fresh_cells);
                 }
             } else {
+                // Pad rows `r`, `r + 1` and `r + 2` hold the last set's
+                // rows above, at and below the box's row `r`; the box's
+                // word `c` is word `c + 1` of each, between words `c` and
+                // `c + 2`.
+                let out = self.reached.words_mut(layer);
                 // Only the words of a row that a cell of the last set lies
                 // next to are built (the rest stay zero); `spans` gets, for
                 // each row, the first and last that hold a cell.
@@ -594,15 +598,17 @@ impl Flood {
         // A word emptied there may have been at the edge of the box; a
         // box at most `NARROW` words wide is trimmed only here, by a scan
         // of its words.
-        let (rows, words_kept) = if layer.wide <= NARROW {
-            self.reached.trim_narrow(layer)
-        } else if emptied {
-            self.reached.shrink(layer, top..bottom, lo..hi)
+        let layer = if layer.wide <= NARROW {
+            self.reached.close_narrow(layer)
         } else {
-            (top..bottom, lo..hi)
+            let (rows, words_kept) = if emptied {
+                self.reached.shrink(layer, top..bottom, lo..hi)
+            } else {
+                (top..bottom, lo..hi)
+            };
+            self.reached
+                .close(layer, rows, words_kept, Some(&spans[..]))
         };
-        let kept_spans = (layer.wide > NARROW).then_some(&spans[..]);
-        let layer = self.reached.close(layer, rows, words_kept, kept_spans);
         self.spans = spans;
         // How tight the layout packs the flood, from every fourth tick.
         if tick.is_multiple_of(LAYOUT_SAMPLE) {
@@ -693,27 +699,23 @@ fn change_event(cell: usize, (i, bit): (usize, u64), what: u64) -> u64 {
     (cell as u64) << 40 | (i as u64) << 12 | u64::from(bit.trailing_zeros()) << 6 | what << 1
 }
 
-/// Builds every word of a box `W` words wide into `out`, row after row,
-/// from the last set laid out in `pad` (rows of `W + 2` words, see
-/// [`Opened`](layers::Opened)) and the states of its words in `cells`
-/// (row `r`'s first at `i + r * stride`), noting the words with cells
-/// entering the view in `fresh_cells`. Fixed widths let the compiler keep
-/// the loop's state in registers.
+/// Takes out of every word of a box `W` words wide, in `out` row after
+/// row, the cells neither alive and unblocked nor entering the view, as
+/// the states of its words in `cells` (row `r`'s first at `i + r *
+/// stride`) say, noting the words with cells entering the view in
+/// `fresh_cells`. Fixed widths let the compiler keep the loop's state in
+/// registers.
 #[inline(always)]
-fn build_rows<const STRAIGHT: bool, const W: usize>(
-    pad: &[u64],
+fn take_states<const W: usize>(
     cells: &mut [Word],
     (mut i, stride): (usize, usize),
     out: &mut [u64],
     fresh_cells: &mut Vec<(u32, u32, u64)>,
 ) {
-    let pw = W + 2;
     for (r, built) in out.chunks_exact_mut(W).enumerate() {
-        let three = &pad[r * pw..r * pw + 3 * pw];
         let here = &mut cells[i..i + W];
         for c in 0..W {
-            let (u, m, d) = (&three[c..], &three[pw + c..], &three[2 * pw + c..]);
-            let (word, fresh) = build_word::<STRAIGHT>(u, m, d, &mut here[c]);
+            let (word, fresh) = state_word(built[c], &mut here[c]);
             if fresh != 0 {
                 fresh_cells.push((r as u32, c as u32, fresh));
             }
@@ -723,11 +725,21 @@ fn build_rows<const STRAIGHT: bool, const W: usize>(
     }
 }
 
+/// The cells of `near` (those of the last set and their neighbours) that
+/// the set being built holds, as the state of its word `here` says: those
+/// alive and unblocked, and those entering the view, counted as reached
+/// until they are looked at; and those.
+#[inline(always)]
+fn state_word(near: u64, here: &mut Word) -> (u64, u64) {
+    // Walls count as seen, and are never alive.
+    let fresh = near & !here.seen;
+    here.seen |= fresh;
+    (near & ((here.alive & !here.blocked) | fresh), fresh)
+}
+
 /// The word a spread builds from the words `u`, `m` and `d` of the last
-/// set's rows above, at and below it (the word in the middle of each, and
-/// those on each side), in map rows (`STRAIGHT`) or slanted ones, and the
-/// state of its cells `here`: the cells reached, those entering the view
-/// among them counted as reached until they are looked at; and those.
+/// set's rows above, at and below it (see [`layers::near`]) and the state of
+/// its cells `here` (see [`state_word`]).
 #[inline(always)]
 fn build_word<const STRAIGHT: bool>(
     u: &[u64],
@@ -735,15 +747,7 @@ fn build_word<const STRAIGHT: bool>(
     d: &[u64],
     here: &mut Word,
 ) -> (u64, u64) {
-    let near = if STRAIGHT {
-        m[1] | m[1] << 1 | m[1] >> 1 | m[0] >> 63 | m[2] << 63 | u[1] | d[1]
-    } else {
-        m[1] | u[1] | u[1] << 1 | u[0] >> 63 | d[1] | d[1] >> 1 | d[2] << 63
-    };
-    // Walls count as seen, and are never alive.
-    let fresh = near & !here.seen;
-    here.seen |= fresh;
-    (near & ((here.alive & !here.blocked) | fresh), fresh)
+    state_word(layers::near::<STRAIGHT>(u, m, d), here)
 }
 
 /// A cell's state at a tick.
