@@ -160,19 +160,17 @@ impl Layers {
         *self.layers.last().expect("a set was pushed")
     }
 
-    /// Starts a set whose box covers the cells of the newest set and their
+    /// The box of a set covering the cells of the newest set and their
     /// neighbours, in a frame of `rows` rows of `stride` words, of map rows
     /// or slanted ones (see `frame.rs`: either way a cell's neighbours lie
     /// in the rows above and below and its own, in its word, or in the
     /// word before where it is its word's first cell, or the word after
-    /// where it is its last). Its words are zero, to be written through
-    /// [`words_mut`](Self::words_mut), or for a box at most [`NARROW`]
-    /// words wide through [`build_narrow`](Self::build_narrow);
-    /// [`close`](Self::close) or [`close_narrow`](Self::close_narrow)
-    /// stacks it. A wider box gets the newest set laid out in
-    /// [`pad`](Self::pad), with a margin of zeros, for the spread to read.
-    /// The newest set must hold a cell.
-    pub fn open(&mut self, rows: u32, stride: u32) -> Opened {
+    /// where it is its last). At most [`NARROW`] words wide, it is built
+    /// by [`spread_narrow`](Self::spread_narrow) and stacked by
+    /// [`close_narrow`](Self::close_narrow); wider, [`open`](Self::open)
+    /// starts it. The newest set must hold a cell.
+    #[inline]
+    pub fn next_box(&self, rows: u32, stride: u32) -> Layer {
         let prev = self.last();
         debug_assert!(prev.rows > 0 && prev.wide > 0, "a set with cells");
         // A word more on a side where a cell's neighbour lies across the
@@ -188,7 +186,7 @@ impl Layers {
         let right = (prev.left + prev.wide + u32::from(to_right)).min(stride);
         let top = prev.top.saturating_sub(1);
         let bottom = (prev.bottom() + 1).min(rows);
-        let layer = Layer {
+        Layer {
             top,
             rows: bottom - top,
             left,
@@ -197,17 +195,18 @@ impl Layers {
             at: self.arena.len() as u32,
             first: self.spans.len() as u32,
             edges: EDGES_UNKNOWN,
-        };
-        let size = layer.rows as usize * layer.wide as usize;
-        if layer.wide <= NARROW {
-            // Built straight from the newest set's words.
-            self.arena.resize(self.arena.len() + size, 0);
-            return Opened {
-                layer,
-                pad_wide: 0,
-                words: u64::from(layer.rows) * u64::from(layer.wide),
-            };
         }
+    }
+
+    /// Starts `layer`, a [`next_box`](Self::next_box) wider than
+    /// [`NARROW`] words: its words are zero, to be written through
+    /// [`words_mut`](Self::words_mut), and [`close`](Self::close) stacks
+    /// it. Lays the newest set out in [`pad`](Self::pad), with a margin of
+    /// zeros, for the spread to read.
+    pub fn open(&mut self, layer: Layer) -> Opened {
+        let prev = self.last();
+        let (top, left) = (layer.top, layer.left);
+        let size = layer.rows as usize * layer.wide as usize;
         let pitch = prev.pitch as usize;
         // The newest set, its row `r` at pad row `r - top + 1` and its word
         // `w` at pad word `w - left + 1` (only the words that may hold its
@@ -393,16 +392,19 @@ impl Layers {
         (rows, words)
     }
 
-    /// Writes into `layer`, a box at most [`NARROW`] words wide just
-    /// [`open`](Self::open)ed, the newest set's cells and their neighbours
-    /// in slanted rows or, if `STRAIGHT`, map rows (see [`near`]). Reads
-    /// the set's words where they are, with no padded copy: its rows are a
+    /// Writes `layer`, a [`next_box`](Self::next_box) at most [`NARROW`]
+    /// words wide, after the newest set: its cells and their neighbours in
+    /// slanted rows or, if `STRAIGHT`, map rows (see [`near`]). Reads the
+    /// set's words where they are, with no padded copy: its rows are a
     /// word or two.
+    #[inline]
     pub fn spread_narrow<const STRAIGHT: bool>(&mut self, layer: Layer) {
         debug_assert!(layer.wide <= NARROW && layer.pitch == layer.wide);
+        debug_assert!(layer.at as usize == self.arena.len());
         let prev = self.last();
+        let size = layer.rows as usize * layer.wide as usize;
+        self.arena.resize(self.arena.len() + size, 0);
         let (before, out) = self.arena.split_at_mut(layer.at as usize);
-        let out = &mut out[..layer.rows as usize * layer.wide as usize];
         let from = Rows {
             words: &before[prev.at as usize..],
             pitch: prev.pitch as usize,
@@ -429,27 +431,22 @@ impl Layers {
         let wide = layer.wide as usize;
         let words = &self.arena[layer.at as usize..][..layer.rows as usize * wide];
         // The first and last rows holding a cell, and each word's cells over
-        // all rows.
-        let (mut top, mut bottom) = (u32::MAX, 0);
-        let mut columns = [0u64; 2];
-        let mut note = |r: u32, any: u64| {
-            if any != 0 {
-                top = top.min(r);
-                bottom = r + 1;
+        // those rows.
+        let holds = |row: &[u64]| row.iter().any(|&w| w != 0);
+        let (top, bottom, columns) = match words.chunks_exact(wide).position(holds) {
+            None => (u32::MAX, 0, [0; 2]),
+            Some(top) => {
+                let bottom = words.chunks_exact(wide).rposition(holds).unwrap_or(top) + 1;
+                let used = &words[top * wide..bottom * wide];
+                let columns = if wide == 1 {
+                    [used.iter().fold(0, |a, &w| a | w), 0]
+                } else {
+                    used.chunks_exact(2)
+                        .fold([0, 0], |[a, b], w| [a | w[0], b | w[1]])
+                };
+                (top as u32, bottom as u32, columns)
             }
         };
-        if wide == 1 {
-            for (r, &w) in (0..layer.rows).zip(words) {
-                columns[0] |= w;
-                note(r, w);
-            }
-        } else {
-            for (r, row) in (0..layer.rows).zip(words.chunks_exact(2)) {
-                columns[0] |= row[0];
-                columns[1] |= row[1];
-                note(r, row[0] | row[1]);
-            }
-        }
         let tight = if top == u32::MAX {
             self.arena.truncate(layer.at as usize);
             Layer {
@@ -666,8 +663,7 @@ mod tests {
                 unique.dedup();
                 unique.len()
             });
-            let opened = layers.open(rows, stride);
-            let (b, pw) = (opened.layer, opened.pad_wide);
+            let b = layers.next_box(rows, stride);
             if b.wide <= NARROW {
                 // A narrow box is spread straight from the set: it must
                 // hold the cells and their neighbours, and nothing else.
@@ -694,6 +690,7 @@ mod tests {
                 assert_eq!(got, want, "case {case}: {b:?}");
                 continue;
             }
+            let pw = layers.open(b).pad_wide;
             for &(r, c) in &cells {
                 // Every neighbour is inside the box.
                 for (nr, nc) in near(r, c, rows, stride, straight) {

@@ -498,85 +498,137 @@ impl Flood {
     ) -> Layer {
         let frame = self.frame;
         let stride = frame.stride();
-        // The box of every cell next to the last set's (and, if it is wider
-        // than `NARROW` words, that set laid out in a padded copy around
-        // it).
-        let opened = self.reached.open(frame.rows(), stride as u32);
-        let (layer, pw) = (opened.layer, opened.pad_wide);
-        // A row counts as a word as well as its words, so the word limit
-        // also bounds the rows of the boxes kept.
-        let counted = u64::from(layer.rows) + opened.words;
-        *words += counted;
-        let pad = std::mem::take(&mut self.reached.pad);
-        let todo = std::mem::take(&mut self.reached.todo);
+        // The box of every cell next to the last set's.
+        let layer = self.reached.next_box(frame.rows(), stride as u32);
         let mut fresh_cells = std::mem::take(&mut self.fresh);
         fresh_cells.clear();
+        // A row counts as a word as well as its words, so the word limit
+        // also bounds the rows of the boxes kept.
+        let (counted, layer) = if layer.wide <= NARROW {
+            // Every word of the box is built; the box is trimmed to its
+            // cells after the first looks (`close_narrow`).
+            let counted = u64::from(layer.rows) * (1 + u64::from(layer.wide));
+            *words += counted;
+            self.reached.spread_narrow::<STRAIGHT>(layer);
+            let out = self.reached.words_mut(layer);
+            let at = (layer.top as usize * stride + layer.left as usize, stride);
+            if layer.wide == 1 {
+                take_states::<1>(&mut self.cells, at, out, &mut fresh_cells);
+            } else {
+                take_states::<2>(&mut self.cells, at, out, &mut fresh_cells);
+            }
+            self.first_looks(b, layer, tick, &fresh_cells);
+            (counted, self.reached.close_narrow(layer))
+        } else {
+            let opened = self.reached.open(layer);
+            let counted = u64::from(layer.rows) + opened.words;
+            *words += counted;
+            let layer = self.spread_wide::<STRAIGHT>(b, opened, tick, &mut fresh_cells);
+            (counted, layer)
+        };
+        self.fresh = fresh_cells;
+        // How tight the layout packs the flood, from every fourth tick.
+        if tick.is_multiple_of(LAYOUT_SAMPLE) {
+            self.spread_words += counted;
+            self.spread_cells += self.reached.cells(layer);
+        }
+        layer
+    }
+
+    /// Builds and stacks a set in a box wider than [`NARROW`] words,
+    /// `opened` with the last set laid out in a padded copy around it,
+    /// noting its cells entering the view in `fresh_cells` (see
+    /// [`spread_in`](Self::spread_in)).
+    fn spread_wide<const STRAIGHT: bool>(
+        &mut self,
+        b: &Bounds,
+        opened: layers::Opened,
+        tick: Tick,
+        fresh_cells: &mut Vec<(u32, u32, u64)>,
+    ) -> Layer {
+        let (layer, pw) = (opened.layer, opened.pad_wide);
+        let stride = self.frame.stride();
+        let pad = std::mem::take(&mut self.reached.pad);
+        let todo = std::mem::take(&mut self.reached.todo);
         let mut spans = std::mem::take(&mut self.spans);
-        // The rows and words of a box wider than `NARROW` that hold cells,
-        // from its top row and first word.
+        // The rows and words of the box that hold cells, from its top row
+        // and first word.
         let (mut top, mut bottom, mut lo, mut hi) = (u32::MAX, 0, u32::MAX, 0);
         {
             let cells = &mut self.cells[..];
             let wide = layer.wide as usize;
-            if wide <= NARROW as usize {
-                // Every word of the box is built; the box is trimmed to
-                // its cells after the first looks (`close_narrow`).
-                self.reached.spread_narrow::<STRAIGHT>(layer);
-                let out = self.reached.words_mut(layer);
-                let at = (layer.top as usize * stride + layer.left as usize, stride);
-                if wide == 1 {
-                    take_states::<1>(cells, at, out, &mut fresh_cells);
-                } else {
-                    take_states::<2>(cells, at, out, &mut fresh_cells);
+            // Pad rows `r`, `r + 1` and `r + 2` hold the last set's rows
+            // above, at and below the box's row `r`; the box's word `c` is
+            // word `c + 1` of each, between words `c` and `c + 2`.
+            let out = self.reached.words_mut(layer);
+            // Only the words of a row that a cell of the last set lies next
+            // to are built (the rest stay zero); `spans` gets, for each
+            // row, the first and last that hold a cell.
+            spans.clear();
+            let mut i = layer.top as usize * stride + layer.left as usize;
+            let rows = out.chunks_exact_mut(wide).zip(&todo);
+            for (r, (built, &(from, to))) in (0..layer.rows).zip(rows) {
+                let (from, to) = (from as usize, to as usize);
+                let (mut first, mut last) = (u32::MAX, 0);
+                let three = &pad[r as usize * pw..(r as usize + 3) * pw];
+                let (up, rest) = three.split_at(pw);
+                let (mid, down) = rest.split_at(pw);
+                let here = &mut cells[i..i + wide];
+                i += stride;
+                for c in from..to {
+                    let (u, m, d) = (&up[c..c + 3], &mid[c..c + 3], &down[c..c + 3]);
+                    let (word, fresh) = build_word::<STRAIGHT>(u, m, d, &mut here[c]);
+                    built[c] = word;
+                    let c = c as u32;
+                    if fresh != 0 {
+                        fresh_cells.push((r, c, fresh));
+                    }
+                    if word != 0 {
+                        (first, last) = (first.min(c), c + 1);
+                    }
                 }
-            } else {
-                // Pad rows `r`, `r + 1` and `r + 2` hold the last set's
-                // rows above, at and below the box's row `r`; the box's
-                // word `c` is word `c + 1` of each, between words `c` and
-                // `c + 2`.
-                let out = self.reached.words_mut(layer);
-                // Only the words of a row that a cell of the last set lies
-                // next to are built (the rest stay zero); `spans` gets, for
-                // each row, the first and last that hold a cell.
-                spans.clear();
-                let mut i = layer.top as usize * stride + layer.left as usize;
-                let rows = out.chunks_exact_mut(wide).zip(&todo);
-                for (r, (built, &(from, to))) in (0..layer.rows).zip(rows) {
-                    let (from, to) = (from as usize, to as usize);
-                    let (mut first, mut last) = (u32::MAX, 0);
-                    let three = &pad[r as usize * pw..(r as usize + 3) * pw];
-                    let (up, rest) = three.split_at(pw);
-                    let (mid, down) = rest.split_at(pw);
-                    let here = &mut cells[i..i + wide];
-                    i += stride;
-                    for c in from..to {
-                        let (u, m, d) = (&up[c..c + 3], &mid[c..c + 3], &down[c..c + 3]);
-                        let (word, fresh) = build_word::<STRAIGHT>(u, m, d, &mut here[c]);
-                        built[c] = word;
-                        let c = c as u32;
-                        if fresh != 0 {
-                            fresh_cells.push((r, c, fresh));
-                        }
-                        if word != 0 {
-                            (first, last) = (first.min(c), c + 1);
-                        }
-                    }
-                    if first < last {
-                        (top, bottom) = (top.min(r), r + 1);
-                        (lo, hi) = (lo.min(first), hi.max(last));
-                        spans.push((first, last));
-                    } else {
-                        spans.push((0, 0));
-                    }
+                if first < last {
+                    (top, bottom) = (top.min(r), r + 1);
+                    (lo, hi) = (lo.min(first), hi.max(last));
+                    spans.push((first, last));
+                } else {
+                    spans.push((0, 0));
                 }
             }
         }
-        // The first looks, after the loop (which they would slow: with a
-        // call in it, the loop keeps its pointers in memory, not in
-        // registers). A cell too far from the goal to matter, or blocked,
-        // leaves the set again.
+        self.reached.pad = pad;
+        self.reached.todo = todo;
+        // A word emptied by the first looks may have been at the edge of
+        // the box.
+        let emptied = self.first_looks(b, layer, tick, fresh_cells);
+        let (rows, words_kept) = if emptied {
+            self.reached.shrink(layer, top..bottom, lo..hi)
+        } else {
+            (top..bottom, lo..hi)
+        };
+        let layer = self
+            .reached
+            .close(layer, rows, words_kept, Some(&spans[..]));
+        self.spans = spans;
+        layer
+    }
+
+    /// The first looks at the cells of `layer`, being built, that enter the
+    /// view at `tick` (`fresh_cells`: their rows and words in its box), after
+    /// the spread's loop (which they would slow: with a call in it, the loop
+    /// keeps its pointers in memory, not in registers). A cell too far from
+    /// the goal to matter, or blocked, leaves the set again; returns
+    /// whether a word was emptied so.
+    fn first_looks(
+        &mut self,
+        b: &Bounds,
+        layer: Layer,
+        tick: Tick,
+        fresh_cells: &[(u32, u32, u64)],
+    ) -> bool {
+        let (frame, stride) = (self.frame, self.frame.stride());
         let mut emptied = false;
-        for &(r, c, mut fresh) in &fresh_cells {
+        for &(r, c, mut fresh) in fresh_cells {
             let k = r * layer.wide + c;
             let (row, w) = (layer.top + r, layer.left + c);
             let i = row as usize * stride + w as usize;
@@ -592,30 +644,7 @@ impl Flood {
                 fresh &= fresh - 1;
             }
         }
-        self.fresh = fresh_cells;
-        self.reached.pad = pad;
-        self.reached.todo = todo;
-        // A word emptied there may have been at the edge of the box; a
-        // box at most `NARROW` words wide is trimmed only here, by a scan
-        // of its words.
-        let layer = if layer.wide <= NARROW {
-            self.reached.close_narrow(layer)
-        } else {
-            let (rows, words_kept) = if emptied {
-                self.reached.shrink(layer, top..bottom, lo..hi)
-            } else {
-                (top..bottom, lo..hi)
-            };
-            self.reached
-                .close(layer, rows, words_kept, Some(&spans[..]))
-        };
-        self.spans = spans;
-        // How tight the layout packs the flood, from every fourth tick.
-        if tick.is_multiple_of(LAYOUT_SAMPLE) {
-            self.spread_words += counted;
-            self.spread_cells += self.reached.cells(layer);
-        }
-        layer
+        emptied
     }
 
     /// Takes out of the newest layer every cell that only a
