@@ -422,30 +422,19 @@ impl Layers {
         }
     }
 
-    /// Stacks `layer`, a box at most [`NARROW`] words wide built since
-    /// [`open`](Self::open), shrunk to the rows and words that hold its
+    /// Stacks `layer`, a box at most [`NARROW`] words wide built by
+    /// [`spread_narrow`](Self::spread_narrow), shrunk to the rows and words that hold its
     /// cells (no rows if none do), noting whether any lies at its edges
     /// for the next box; returns it as stacked.
+    #[inline]
     pub fn close_narrow(&mut self, layer: Layer) -> Layer {
         debug_assert!(layer.wide <= NARROW && layer.pitch == layer.wide);
         let wide = layer.wide as usize;
         let words = &self.arena[layer.at as usize..][..layer.rows as usize * wide];
-        // The first and last rows holding a cell, and each word's cells over
-        // those rows.
-        let holds = |row: &[u64]| row.iter().any(|&w| w != 0);
-        let (top, bottom, columns) = match words.chunks_exact(wide).position(holds) {
-            None => (u32::MAX, 0, [0; 2]),
-            Some(top) => {
-                let bottom = words.chunks_exact(wide).rposition(holds).unwrap_or(top) + 1;
-                let used = &words[top * wide..bottom * wide];
-                let columns = if wide == 1 {
-                    [used.iter().fold(0, |a, &w| a | w), 0]
-                } else {
-                    used.chunks_exact(2)
-                        .fold([0, 0], |[a, b], w| [a | w[0], b | w[1]])
-                };
-                (top as u32, bottom as u32, columns)
-            }
+        let (top, bottom, columns) = if wide == 1 {
+            holding::<1>(words)
+        } else {
+            holding::<2>(words)
         };
         let tight = if top == u32::MAX {
             self.arena.truncate(layer.at as usize);
@@ -526,6 +515,24 @@ impl Layers {
         let last = self.last();
         self.layers.push(last);
     }
+}
+
+/// The first and last rows of `words`, rows of `W` words, that hold a cell
+/// (`u32::MAX` and 0 if none do), and each word's cells over those rows.
+#[inline(always)]
+fn holding<const W: usize>(words: &[u64]) -> (u32, u32, [u64; 2]) {
+    let holds = |row: &[u64]| row.iter().any(|&w| w != 0);
+    let Some(top) = words.chunks_exact(W).position(holds) else {
+        return (u32::MAX, 0, [0; 2]);
+    };
+    let bottom = words.chunks_exact(W).rposition(holds).unwrap_or(top) + 1;
+    let mut columns = [0; 2];
+    for row in words[top * W..bottom * W].chunks_exact(W) {
+        for (column, &w) in columns.iter_mut().zip(row) {
+            *column |= w;
+        }
+    }
+    (top as u32, bottom as u32, columns)
 }
 
 /// The [`Layer::edges`] of a box whose first words, over all its rows, hold
