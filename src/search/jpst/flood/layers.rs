@@ -479,10 +479,13 @@ impl Layers {
 
     /// How many cells `layer` holds.
     pub fn cells(&self, layer: Layer) -> u64 {
-        (0..layer.rows)
-            .flat_map(|r| &self.arena[layer.row(r)])
-            .map(|w| u64::from(w.count_ones()))
-            .sum()
+        let mut cells = 0;
+        for r in 0..layer.rows {
+            for &w in &self.arena[layer.row(r)] {
+                cells += w.count_ones();
+            }
+        }
+        u64::from(cells)
     }
 
     /// Whether the cell at `row`, `col` is in `layer`.

@@ -683,8 +683,14 @@ impl Flood {
         let mut path = vec![b.goal; (arrival - b.start) as usize + 1];
         let mut here = b.goal;
         let mut ahead: Option<Dir> = None;
+        let (tm, walls) = (b.grid.obstacles(), b.grid.walls());
         for t in (b.start..arrival).rev() {
             let layer = self.reached.get((t - b.start) as usize);
+            // Every cell of a set is free at its tick, so a step between
+            // cells of consecutive sets is a move only a swap with an
+            // obstacle leaving `here` can forbid, and none leaves a cell
+            // nothing happens at then.
+            let idle = tm.idle_during(walls.index(here), t, t + 1);
             // Keep going straight where possible, then wait, then turn:
             // fewer turns make fewer waypoints.
             let straight = ahead.and_then(|d| here.step(d.reverse()));
@@ -692,7 +698,10 @@ impl Flood {
                 .into_iter()
                 .chain(std::iter::once(here))
                 .chain(Dir::ALL.iter().filter_map(|&d| here.step(d)))
-                .find(|&from| self.has(layer, from) && b.grid.can_step(from, here, t))?;
+                .find(|&from| {
+                    self.has(layer, from)
+                        && (idle || from == here || b.grid.can_step(from, here, t))
+                })?;
             ahead = from.dir_to(here);
             path[(t - b.start) as usize] = from;
             here = from;
