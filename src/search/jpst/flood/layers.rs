@@ -92,7 +92,8 @@ const LEFT_EDGE: u8 = 1;
 /// [`Layer::edges`]: a cell lies at the last bit of the box's last word.
 const RIGHT_EDGE: u8 = 2;
 
-/// [`Layer::edges`] not known: [`Layers::open`] scans the box's edge words.
+/// [`Layer::edges`] not known: [`Layers::next_box`] scans the box's edge
+/// words.
 const EDGES_UNKNOWN: u8 = 4;
 
 /// Cell sets pushed one after the other.
@@ -423,9 +424,9 @@ impl Layers {
     }
 
     /// Stacks `layer`, a box at most [`NARROW`] words wide built by
-    /// [`spread_narrow`](Self::spread_narrow), shrunk to the rows and words that hold its
-    /// cells (no rows if none do), noting whether any lies at its edges
-    /// for the next box; returns it as stacked.
+    /// [`spread_narrow`](Self::spread_narrow), shrunk to the rows and words
+    /// that hold its cells (no rows if none do), noting whether any lies at
+    /// its edges for the next box; returns it as stacked.
     #[inline]
     pub fn close_narrow(&mut self, layer: Layer) -> Layer {
         debug_assert!(layer.wide <= NARROW && layer.pitch == layer.wide);
