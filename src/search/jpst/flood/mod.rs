@@ -83,7 +83,7 @@ const FREES: u64 = 1;
 
 /// The spreads of one tick in this many tell the layout's account how
 /// tight it packs the flood (counting cells takes a pass over the set).
-const LAYOUT_SAMPLE: Tick = 4;
+const LAYOUT_SAMPLE: Tick = 8;
 
 /// What a flood found.
 #[derive(Debug, PartialEq, Eq)]
@@ -527,7 +527,7 @@ impl Flood {
             (counted, layer)
         };
         self.fresh = fresh_cells;
-        // How tight the layout packs the flood, from every fourth tick.
+        // How tight the layout packs the flood, from every eighth tick.
         if tick.is_multiple_of(LAYOUT_SAMPLE) {
             self.spread_words += counted;
             self.spread_cells += self.reached.cells(layer);
