@@ -318,49 +318,47 @@ impl Layers {
         layer: Layer,
         rows: std::ops::Range<u32>,
         words: std::ops::Range<u32>,
-        spans: Option<&[(u32, u32)]>,
+        spans: &[(u32, u32)],
     ) -> Layer {
-        let first = match spans {
-            Some(spans) => {
-                let first = self.spans.len() as u32;
-                // Kept within the box as shrunk, where `open` reads them.
-                let (lo, hi) = (words.start, words.end);
-                let left = layer.left;
-                self.spans.extend(spans.iter().map(|&(l, h)| {
-                    let l = l.max(lo);
-                    (l + left, h.min(hi).max(l) + left)
-                }));
-                first
-            }
-            None => WHOLE,
-        };
-        let tight = if rows.is_empty() || words.is_empty() {
-            self.arena.truncate(layer.at as usize);
-            Layer {
-                top: layer.top,
-                at: layer.at,
-                first,
-                edges: EDGES_UNKNOWN,
-                ..Layer::default()
-            }
-        } else {
-            Layer {
-                top: layer.top + rows.start,
-                rows: rows.end - rows.start,
-                left: layer.left + words.start,
-                wide: words.end - words.start,
-                pitch: layer.pitch,
-                at: layer.at + rows.start * layer.pitch + words.start,
-                first: if first == WHOLE {
-                    WHOLE
-                } else {
-                    first + rows.start
-                },
-                edges: EDGES_UNKNOWN,
-            }
+        let first = self.spans.len() as u32;
+        // Kept within the box as shrunk, where `open` reads them.
+        let (lo, hi) = (words.start, words.end);
+        let left = layer.left;
+        self.spans.extend(spans.iter().map(|&(l, h)| {
+            let l = l.max(lo);
+            (l + left, h.min(hi).max(l) + left)
+        }));
+        if rows.is_empty() || words.is_empty() {
+            return self.stack_empty(layer, first);
+        }
+        let tight = Layer {
+            top: layer.top + rows.start,
+            rows: rows.end - rows.start,
+            left: layer.left + words.start,
+            wide: words.end - words.start,
+            pitch: layer.pitch,
+            at: layer.at + rows.start * layer.pitch + words.start,
+            first: first + rows.start,
+            edges: EDGES_UNKNOWN,
         };
         self.layers.push(tight);
         tight
+    }
+
+    /// Stacks `layer`, built since it was opened, as a set with no cells
+    /// (its words given back to the arena), its rows' spans listed from
+    /// `first` (or [`WHOLE`]); returns it as stacked.
+    fn stack_empty(&mut self, layer: Layer, first: u32) -> Layer {
+        self.arena.truncate(layer.at as usize);
+        let empty = Layer {
+            top: layer.top,
+            at: layer.at,
+            first,
+            edges: EDGES_UNKNOWN,
+            ..Layer::default()
+        };
+        self.layers.push(empty);
+        empty
     }
 
     /// Rows `rows` and words `words` of the box of `layer`, built since
@@ -437,29 +435,21 @@ impl Layers {
         } else {
             holding::<2>(words)
         };
-        let tight = if top == u32::MAX {
-            self.arena.truncate(layer.at as usize);
-            Layer {
-                top: layer.top,
-                at: layer.at,
-                first: WHOLE,
-                edges: EDGES_UNKNOWN,
-                ..Layer::default()
-            }
-        } else {
-            let lo = u32::from(wide == 2 && columns[0] == 0);
-            let hi = layer.wide - u32::from(wide == 2 && columns[1] == 0);
-            let (first_word, last_word) = (columns[lo as usize], columns[hi as usize - 1]);
-            Layer {
-                top: layer.top + top,
-                rows: bottom - top,
-                left: layer.left + lo,
-                wide: hi - lo,
-                pitch: layer.pitch,
-                at: layer.at + top * layer.pitch + lo,
-                first: WHOLE,
-                edges: edges(first_word, last_word),
-            }
+        if top == u32::MAX {
+            return self.stack_empty(layer, WHOLE);
+        }
+        let lo = u32::from(wide == 2 && columns[0] == 0);
+        let hi = layer.wide - u32::from(wide == 2 && columns[1] == 0);
+        let (first_word, last_word) = (columns[lo as usize], columns[hi as usize - 1]);
+        let tight = Layer {
+            top: layer.top + top,
+            rows: bottom - top,
+            left: layer.left + lo,
+            wide: hi - lo,
+            pitch: layer.pitch,
+            at: layer.at + top * layer.pitch + lo,
+            first: WHOLE,
+            edges: edges(first_word, last_word),
         };
         self.layers.push(tight);
         tight
@@ -661,10 +651,14 @@ mod tests {
                 layers.words_mut(whole)[(r * stride + c / 64) as usize] |= 1 << (c % 64);
             }
             let (kept_rows, kept_words) = layers.shrink(whole, 0..rows, 0..stride);
-            // Wide boxes list their rows' spans; narrow ones need not.
+            // Wide boxes list their rows' spans; narrow ones are closed
+            // whole, as the narrow spread closes them.
             let spans: Vec<_> = (0..rows).map(|_| (0, stride)).collect();
-            let listed = (rng.below(2) == 0).then_some(&spans[..]);
-            let set = layers.close(whole, kept_rows, kept_words, listed);
+            let set = if rng.below(2) == 0 && stride <= NARROW {
+                layers.close_narrow(whole)
+            } else {
+                layers.close(whole, kept_rows, kept_words, &spans)
+            };
             for &(r, c) in &cells {
                 assert!(layers.has(set, r, c), "case {case}: ({r}, {c}) lost");
             }

@@ -577,7 +577,8 @@ impl Flood {
                 i += stride;
                 for c in from..to {
                     let (u, m, d) = (&up[c..c + 3], &mid[c..c + 3], &down[c..c + 3]);
-                    let (word, fresh) = build_word::<STRAIGHT>(u, m, d, &mut here[c]);
+                    let near = layers::near::<STRAIGHT>(u, m, d);
+                    let (word, fresh) = state_word(near, &mut here[c]);
                     built[c] = word;
                     let c = c as u32;
                     if fresh != 0 {
@@ -606,9 +607,7 @@ impl Flood {
         } else {
             (top..bottom, lo..hi)
         };
-        let layer = self
-            .reached
-            .close(layer, rows, words_kept, Some(&spans[..]));
+        let layer = self.reached.close(layer, rows, words_kept, &spans);
         self.spans = spans;
         layer
     }
@@ -773,19 +772,6 @@ fn state_word(near: u64, here: &mut Word) -> (u64, u64) {
     let fresh = near & !here.seen;
     here.seen |= fresh;
     (near & ((here.alive & !here.blocked) | fresh), fresh)
-}
-
-/// The word a spread builds from the words `u`, `m` and `d` of the last
-/// set's rows above, at and below it (see [`layers::near`]) and the state of
-/// its cells `here` (see [`state_word`]).
-#[inline(always)]
-fn build_word<const STRAIGHT: bool>(
-    u: &[u64],
-    m: &[u64],
-    d: &[u64],
-    here: &mut Word,
-) -> (u64, u64) {
-    state_word(layers::near::<STRAIGHT>(u, m, d), here)
 }
 
 /// A cell's state at a tick.
