@@ -11,7 +11,7 @@
 //!   is walked at the same ticks, so one that dodges the obstacle changes
 //!   no arrival.
 
-use crate::grid::{Cell, NavGrid, Tick};
+use crate::grid::{Cell, Dir, NavGrid, Tick};
 
 use super::super::plan::{Plan, SearchStats, Waypoint};
 use super::super::query::Query;
@@ -265,6 +265,14 @@ pub(super) fn first_conflict(
 /// A staircase from `a` (left at tick `t`) to `b`, every step toward `b`,
 /// free of obstacles, if there is one. Adds the cells it looks at to
 /// `work`.
+///
+/// Every staircase between the two cells walks the cell `(u, v)` steps
+/// along and across from `a` at tick `t + u + v`, so whether a way on from
+/// there exists does not hang on how the agent got there. A depth-first
+/// search keeps to the diagonal of the rectangle, backs up from a cell
+/// with no way on and marks it dead: where obstacles are few it looks at
+/// about `w + h` cells, not the whole rectangle, and at worst at each cell
+/// once.
 fn staircase(grid: &NavGrid, t: Tick, a: Cell, b: Cell, work: &mut u64) -> Option<Vec<Cell>> {
     let (w, h) = (a.x.abs_diff(b.x) as usize, a.y.abs_diff(b.y) as usize);
     let at = |u: usize, v: usize| {
@@ -280,66 +288,81 @@ fn staircase(grid: &NavGrid, t: Tick, a: Cell, b: Cell, work: &mut u64) -> Optio
         };
         Cell::new(x, y)
     };
-    // came[u + v * (w + 1)]: 0 not reached, 1 from the cell before in x,
-    // 2 from the cell before in y, 3 the start.
-    let mut came = vec![0u8; (w + 1) * (h + 1)];
-    came[0] = 3;
-    for v in 0..=h {
-        // Cells of this row reached; none means none of the rows after.
-        let mut reached = v == 0;
-        for u in 0..=w {
-            if u + v == 0 {
-                continue;
-            }
-            // The obstacles are read only where a step can come from.
-            let x_before = u > 0 && came[u - 1 + v * (w + 1)] != 0;
-            let y_before = v > 0 && came[u + (v - 1) * (w + 1)] != 0;
-            if !x_before && !y_before {
-                continue;
-            }
+    // The side a step along (in `x`) or across (in `y`) enters its cell
+    // from, as a bit of `TemporalMap::entry_sides`.
+    let along = 1 << if b.x >= a.x { Dir::West } else { Dir::East } as u8;
+    let across = 1 << if b.y >= a.y { Dir::North } else { Dir::South } as u8;
+    // Per cell `u + v * (w + 1)`: the sides it can be entered from at its
+    // tick (none for a wall) once looked at, and whether it has no way on.
+    let mut state = vec![0u8; (w + 1) * (h + 1)];
+    let mut enters = |state: &mut [u8], u: usize, v: usize, side: u8| -> bool {
+        let s = &mut state[u + v * (w + 1)];
+        if *s & LOOKED == 0 {
             *work += 1;
-            let (cell, tick) = (at(u, v), t + (u + v) as Tick);
-            if !grid.walls().is_passable(cell) {
-                continue;
-            }
-            // Free, and no swap with an obstacle leaving toward the cell
-            // the step comes from (where nothing happens there during the
-            // step, read from flat bounds, not the timeline).
-            let sides = grid.obstacles().entry_sides(grid.walls().index(cell), tick);
-            let enters = |from: Cell| {
-                cell.dir_to(from)
-                    .is_some_and(|back| sides & 1 << back as u8 != 0)
-            };
-            let from_x = x_before && enters(at(u - 1, v));
-            let from_y = !from_x && y_before && enters(at(u, v - 1));
-            came[u + v * (w + 1)] = if from_x {
-                1
-            } else if from_y {
-                2
+            let cell = at(u, v);
+            let sides = if grid.walls().is_passable(cell) {
+                let i = grid.walls().index(cell);
+                grid.obstacles().entry_sides(i, t + (u + v) as Tick)
             } else {
                 0
             };
-            reached |= from_x || from_y;
+            *s = LOOKED | sides;
         }
-        if !reached {
-            return None;
+        *s & DEAD == 0 && *s & side != 0
+    };
+    // The cells of the staircase so far, each with the moves on from it
+    // not tried yet (the one toward more of the way first).
+    let mut path = Vec::with_capacity(w + h + 1);
+    path.push((0, 0, first_moves(0, 0, w, h)));
+    while let Some(&mut (u, v, ref mut moves)) = path.last_mut() {
+        if (u, v) == (w, h) {
+            return Some(path.into_iter().map(|(u, v, _)| at(u, v)).collect());
+        }
+        let mut next = None;
+        while *moves != 0 {
+            let (nu, nv, side) = match *moves & 3 {
+                1 => (u + 1, v, along),
+                2 => (u, v + 1, across),
+                _ => {
+                    *moves >>= 2;
+                    continue;
+                }
+            };
+            *moves >>= 2;
+            if enters(&mut state, nu, nv, side) {
+                next = Some((nu, nv));
+                break;
+            }
+        }
+        match next {
+            Some((nu, nv)) => path.push((nu, nv, first_moves(nu, nv, w, h))),
+            None => {
+                state[u + v * (w + 1)] |= DEAD;
+                path.pop();
+            }
         }
     }
-    let (mut u, mut v) = (w, h);
-    if came[u + v * (w + 1)] == 0 {
-        return None;
-    }
-    let mut cells = vec![at(u, v)];
-    while u + v > 0 {
-        match came[u + v * (w + 1)] {
-            1 => u -= 1,
-            _ => v -= 1,
-        }
-        cells.push(at(u, v));
-    }
-    cells.reverse();
-    Some(cells)
+    None
 }
+
+/// The moves on from cell `(u, v)` of a staircase over `w` by `h` cells,
+/// two bits each, the first in the lowest: 1 along, 2 across, 0 none. The
+/// move toward more of the way is tried first.
+#[inline]
+fn first_moves(u: usize, v: usize, w: usize, h: usize) -> u8 {
+    let (along, across) = (u8::from(u < w), 2 * u8::from(v < h));
+    if (w - u) * h >= (h - v) * w {
+        along | across << 2
+    } else {
+        across | along << 2
+    }
+}
+
+/// A staircase cell's entry sides have been looked up.
+const LOOKED: u8 = 1 << 6;
+
+/// A staircase cell with no way on to the end.
+const DEAD: u8 = 1 << 7;
 
 #[cfg(test)]
 mod tests {
@@ -392,6 +415,78 @@ mod tests {
             staircase(&grid, 1, a, b, &mut 0).is_some(),
             "a tick later it is clear"
         );
+    }
+
+    #[test]
+    fn a_staircase_is_found_whenever_one_exists() {
+        let mut rng = crate::search::jpst::test_rng::Rng(0x6a09_e667_f3bc_c908);
+        let mut found = 0;
+        for case in 0..3000 {
+            let (w, h) = (1 + rng.below(9), 1 + rng.below(9));
+            let walls = StaticGrid::from_fn(w, h, |_| rng.below(100) >= 15).expect("map");
+            let mut grid = NavGrid::new(walls);
+            // Cells blocked for a tick or two, and moves forbidden as if an
+            // obstacle left a cell then.
+            for _ in 0..rng.below(12) {
+                let cell = Cell::new(rng.below(w), rng.below(h));
+                let from = rng.below(14);
+                if grid.walls().is_passable(cell) {
+                    grid.add_block(cell, from, Some(from + 1 + rng.below(2)))
+                        .expect("block");
+                }
+            }
+            for _ in 0..rng.below(6) {
+                let cell = Cell::new(rng.below(w), rng.below(h));
+                let dir = Dir::ALL[rng.below(4) as usize];
+                grid.forbid_swap(cell, rng.below(14), dir).expect("swap");
+            }
+            let a = Cell::new(rng.below(w), rng.below(h));
+            let b = Cell::new(rng.below(w), rng.below(h));
+            let t = rng.below(4);
+            if !grid.walls().is_passable(a) || !grid.is_free(a, t) {
+                continue;
+            }
+            // Every cell of the rectangle that some staircase from `a`
+            // reaches, one row after the other.
+            let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
+            let at = |u: u32, v: u32| {
+                let x = if b.x >= a.x { a.x + u } else { a.x - u };
+                let y = if b.y >= a.y { a.y + v } else { a.y - v };
+                Cell::new(x, y)
+            };
+            let mut reached = vec![vec![false; dx as usize + 1]; dy as usize + 1];
+            reached[0][0] = true;
+            for v in 0..=dy {
+                for u in 0..=dx {
+                    let here = at(u, v);
+                    let tick = t + u + v;
+                    let from_along = u > 0
+                        && reached[v as usize][u as usize - 1]
+                        && grid.can_step(at(u - 1, v), here, tick - 1);
+                    let from_across = v > 0
+                        && reached[v as usize - 1][u as usize]
+                        && grid.can_step(at(u, v - 1), here, tick - 1);
+                    if from_along || from_across {
+                        reached[v as usize][u as usize] = true;
+                    }
+                }
+            }
+            let want = reached[dy as usize][dx as usize];
+            let got = staircase(&grid, t, a, b, &mut 0);
+            assert_eq!(got.is_some(), want, "case {case}: {a} -> {b} from {t}");
+            if let Some(stairs) = got {
+                found += 1;
+                assert_eq!(stairs.len() as u32, dx + dy + 1, "case {case}");
+                assert_eq!((stairs[0], stairs[stairs.len() - 1]), (a, b));
+                for (k, step) in stairs.windows(2).enumerate() {
+                    assert!(
+                        grid.can_step(step[0], step[1], t + k as Tick),
+                        "case {case}"
+                    );
+                }
+            }
+        }
+        assert!(found > 500, "only {found} staircases");
     }
 
     #[test]
