@@ -119,10 +119,18 @@ impl GoalDistances {
             return;
         }
         self.walls = Some(walls.revision());
+        // A walkable cell's bit makes `WALL` into `FAR`, 64 cells at a time.
         self.steps.clear();
-        self.steps.extend((0..walls.height()).flat_map(|y| {
-            (0..walls.width()).map(move |x| if walls.rows().get(x, y) { FAR } else { WALL } as u16)
-        }));
+        self.steps.reserve(walls.cell_count());
+        let width = walls.width();
+        for y in 0..walls.height() {
+            for x in (0..width).step_by(64) {
+                let open = walls.rows().window_right(x, i64::from(y));
+                let cells = (width - x).min(64);
+                self.steps
+                    .extend((0..cells).map(|k| (WALL + (open >> k & 1) as u32) as u16));
+            }
+        }
         (self.searched, self.passed) = (0, 0);
         self.marks.clear();
         self.found.clear();
