@@ -63,10 +63,11 @@ impl Plan {
 /// Expands waypoints into one cell per tick: vertical moves, then horizontal
 /// moves, then any waits on the cell before the final move.
 pub fn materialise(waypoints: &[Waypoint]) -> Vec<Cell> {
-    let mut cells = Vec::new();
     let Some(first) = waypoints.first() else {
-        return cells;
+        return Vec::new();
     };
+    let ticks = waypoints.last().map_or(0, |last| last.tick - first.tick);
+    let mut cells = Vec::with_capacity(ticks as usize + 1);
     cells.push(first.cell);
     for pair in waypoints.windows(2) {
         let (a, b) = (pair[0], pair[1]);

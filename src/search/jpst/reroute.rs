@@ -207,10 +207,18 @@ pub(super) fn plan_of(cells: &[Cell], start_tick: Tick) -> Plan {
         cell: cells[k],
         tick: start_tick + k as Tick,
     };
+    // A step's change of `x` and `y` (both none for a wait).
+    let step = |k: usize| {
+        let (a, b) = (cells[k], cells[k + 1]);
+        (
+            i64::from(b.x) - i64::from(a.x),
+            i64::from(b.y) - i64::from(a.y),
+        )
+    };
     let mut waypoints = vec![waypoint(0)];
     for k in 1..cells.len() {
         let last = k + 1 == cells.len();
-        if last || cells[k - 1].dir_to(cells[k]) != cells[k].dir_to(cells[k + 1]) {
+        if last || step(k - 1) != step(k) {
             waypoints.push(waypoint(k));
         }
     }
