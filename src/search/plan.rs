@@ -66,7 +66,9 @@ pub fn materialise(waypoints: &[Waypoint]) -> Vec<Cell> {
     let Some(first) = waypoints.first() else {
         return Vec::new();
     };
-    let ticks = waypoints.last().map_or(0, |last| last.tick - first.tick);
+    let ticks = waypoints
+        .last()
+        .map_or(0, |last| last.tick.saturating_sub(first.tick));
     let mut cells = Vec::with_capacity(ticks as usize + 1);
     cells.push(first.cell);
     for pair in waypoints.windows(2) {
