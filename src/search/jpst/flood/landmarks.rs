@@ -56,15 +56,17 @@ pub(in crate::search::jpst) fn find_landmarks(
     let mut nearest = vec![UNKNOWN; marks.len()];
     for k in 0..LANDMARKS {
         map.spread(far);
-        let found = map
-            .steps
-            .chunks_exact(width)
-            .skip(1)
-            .flat_map(|row| &row[1..=inner]);
-        for ((entry, near), &d) in marks.iter_mut().zip(&mut nearest).zip(found) {
-            let d = if d == WALL { UNKNOWN } else { d };
-            entry[k] = d;
-            *near = (*near).min(d);
+        // Row by row: slices of one length, which need no range tests.
+        let rows = map.steps.chunks_exact(width).skip(1);
+        let cells = marks
+            .chunks_exact_mut(inner)
+            .zip(nearest.chunks_exact_mut(inner));
+        for (row, (entries, nears)) in rows.zip(cells) {
+            for ((&d, entry), near) in row[1..=inner].iter().zip(entries).zip(nears) {
+                let d = if d == WALL { UNKNOWN } else { d };
+                entry[k] = d;
+                *near = (*near).min(d);
+            }
         }
         if k + 1 == LANDMARKS {
             break;
@@ -100,11 +102,15 @@ impl Padded {
     fn new(walls: &StaticGrid) -> Self {
         let (width, height) = (walls.width() as usize + 2, walls.height() as usize + 2);
         let mut steps = vec![WALL; width * height];
+        // A walkable cell's bit makes `WALL` into `UNKNOWN`, 64 cells at a
+        // time.
         for y in 0..walls.height() {
             let row = (y as usize + 1) * width + 1;
-            for x in 0..walls.width() {
-                if walls.rows().get(x, y) {
-                    steps[row + x as usize] = UNKNOWN;
+            for x in (0..walls.width()).step_by(64) {
+                let open = walls.rows().window_right(x, i64::from(y));
+                let cells = &mut steps[row + x as usize..row + walls.width() as usize];
+                for (k, step) in cells.iter_mut().take(64).enumerate() {
+                    *step = WALL + (open >> k & 1) as u16;
                 }
             }
         }
@@ -125,28 +131,34 @@ impl Padded {
     /// last cell reached, the furthest.
     fn spread(&mut self, from: usize) -> usize {
         let width = self.width;
-        for &i in &self.queue {
-            self.steps[i as usize] = UNKNOWN;
+        // In locals, so that the loop keeps the array's and the queue's
+        // places in registers.
+        let steps = &mut self.steps[..];
+        let mut queue = std::mem::take(&mut self.queue);
+        for &i in &queue {
+            steps[i as usize] = UNKNOWN;
         }
-        self.queue.clear();
-        self.steps[from] = 0;
-        self.queue.push(from as u32);
+        queue.clear();
+        steps[from] = 0;
+        queue.push(from as u32);
         let mut head = 0;
-        while let Some(&here) = self.queue.get(head) {
+        while let Some(&here) = queue.get(head) {
             head += 1;
             let here = here as usize;
-            let d = self.steps[here] + 1;
+            let d = steps[here] + 1;
             if d >= WALL {
                 break;
             }
             for next in [here - width, here + width, here - 1, here + 1] {
-                if self.steps[next] == UNKNOWN {
-                    self.steps[next] = d;
-                    self.queue.push(next as u32);
+                if steps[next] == UNKNOWN {
+                    steps[next] = d;
+                    queue.push(next as u32);
                 }
             }
         }
-        self.queue.last().map_or(from, |&i| i as usize)
+        let last = queue.last().map_or(from, |&i| i as usize);
+        self.queue = queue;
+        last
     }
 }
 
