@@ -165,37 +165,49 @@ pub(super) struct SlantedWalls {
 
 impl SlantedWalls {
     /// Makes the fields of `walls`, unless they are those of the last walls.
+    #[inline]
     pub fn update(&mut self, walls: &StaticGrid) {
         if self.source != Some(walls.revision()) {
-            self.source = Some(walls.revision());
-            let (w, h) = (walls.width(), walls.height());
-            for (field, slant) in [
-                (&mut self.falling, Slant::Falling),
-                (&mut self.rising, Slant::Rising),
-                (&mut self.straight, Slant::Straight),
-            ] {
-                let f = Frame {
-                    slant,
-                    width: w,
-                    height: h,
-                };
-                field.clear();
-                if slant == Slant::Straight {
-                    // The map's rows, a word at a time.
-                    for y in 0..h {
-                        let row = (0..w).step_by(64);
-                        field.extend(row.map(|x| walls.rows().window_right(x, i64::from(y))));
-                    }
-                    continue;
-                }
-                field.resize(f.rows() as usize * f.stride(), 0);
+            self.build(walls);
+        }
+    }
+
+    /// Makes the fields of `walls` (once per walls, so kept out of the
+    /// callers' code).
+    #[inline(never)]
+    fn build(&mut self, walls: &StaticGrid) {
+        self.source = Some(walls.revision());
+        let (w, h) = (walls.width(), walls.height());
+        for (field, slant) in [
+            (&mut self.falling, Slant::Falling),
+            (&mut self.rising, Slant::Rising),
+            (&mut self.straight, Slant::Straight),
+        ] {
+            let f = Frame {
+                slant,
+                width: w,
+                height: h,
+            };
+            field.clear();
+            if slant == Slant::Straight {
+                // The map's rows, a word at a time.
                 for y in 0..h {
-                    for x in 0..w {
-                        if walls.rows().get(x, y) {
-                            let (row, col) = f.place(Cell::new(x, y));
-                            let (i, bit) = f.word_of(row, col);
-                            field[i] |= bit;
-                        }
+                    let row = (0..w).step_by(64);
+                    field.extend(row.map(|x| walls.rows().window_right(x, i64::from(y))));
+                }
+                continue;
+            }
+            field.resize(f.rows() as usize * f.stride(), 0);
+            // The walkable cells of each 64-cell window of a map row.
+            for y in 0..h {
+                for x0 in (0..w).step_by(64) {
+                    let mut open = walls.rows().window_right(x0, i64::from(y));
+                    while open != 0 {
+                        let x = x0 + open.trailing_zeros();
+                        open &= open - 1;
+                        let (row, col) = f.place(Cell::new(x, y));
+                        let (i, bit) = f.word_of(row, col);
+                        field[i] |= bit;
                     }
                 }
             }
