@@ -283,69 +283,75 @@ pub(super) fn first_conflict(
 /// once.
 fn staircase(grid: &NavGrid, t: Tick, a: Cell, b: Cell, work: &mut u64) -> Option<Vec<Cell>> {
     let (w, h) = (a.x.abs_diff(b.x) as usize, a.y.abs_diff(b.y) as usize);
+    // A step along moves `x` by `step_x`, one across `y` by `step_y`.
+    let (step_x, step_y) = (
+        if b.x >= a.x { 1 } else { -1 },
+        if b.y >= a.y { 1 } else { -1 },
+    );
     let at = |u: usize, v: usize| {
-        let x = if b.x >= a.x {
-            a.x + u as u32
-        } else {
-            a.x - u as u32
-        };
-        let y = if b.y >= a.y {
-            a.y + v as u32
-        } else {
-            a.y - v as u32
-        };
-        Cell::new(x, y)
+        Cell::new(
+            a.x.wrapping_add_signed(step_x * u as i32),
+            a.y.wrapping_add_signed(step_y * v as i32),
+        )
     };
     // The side a step along (in `x`) or across (in `y`) enters its cell
     // from, as a bit of `TemporalMap::entry_sides`.
     let along = 1 << if b.x >= a.x { Dir::West } else { Dir::East } as u8;
     let across = 1 << if b.y >= a.y { Dir::North } else { Dir::South } as u8;
+    let (walls, obstacles) = (grid.walls(), grid.obstacles());
     // Per cell `u + v * (w + 1)`: the sides it can be entered from at its
     // tick (none for a wall) once looked at, and whether it has no way on.
-    let mut state = vec![0u8; (w + 1) * (h + 1)];
-    let mut enters = |state: &mut [u8], u: usize, v: usize, side: u8| -> bool {
-        let s = &mut state[u + v * (w + 1)];
-        if *s & LOOKED == 0 {
-            *work += 1;
-            let cell = at(u, v);
-            let sides = if grid.walls().is_passable(cell) {
-                let i = grid.walls().index(cell);
-                grid.obstacles().entry_sides(i, t + (u + v) as Tick)
-            } else {
-                0
-            };
-            *s = LOOKED | sides;
-        }
-        *s & DEAD == 0 && *s & side != 0
-    };
-    // The cells of the staircase so far, each with the moves on from it
-    // not tried yet (the one toward more of the way first).
-    let mut path = Vec::with_capacity(w + h + 1);
-    path.push((0, 0, first_moves(0, 0, w, h)));
-    while let Some(&mut (u, v, ref mut moves)) = path.last_mut() {
-        if (u, v) == (w, h) {
-            return Some(path.into_iter().map(|(u, v, _)| at(u, v)).collect());
+    let stride = w + 1;
+    let mut state = vec![0u8; stride * (h + 1)];
+    // The cells of the staircase so far (`u`, `v` and the index of its
+    // state), each with the moves on from it not tried yet (the one
+    // toward more of the way first).
+    let mut path: Vec<(u32, u32, u32, u8)> = Vec::with_capacity(w + h + 1);
+    path.push((0, 0, 0, first_moves(0, 0, w, h)));
+    while let Some(&mut (u, v, k, ref mut moves)) = path.last_mut() {
+        let (u, v, k) = (u as usize, v as usize, k as usize);
+        if k + 1 == state.len() {
+            let cells = path.into_iter();
+            return Some(
+                cells
+                    .map(|(u, v, _, _)| at(u as usize, v as usize))
+                    .collect(),
+            );
         }
         let mut next = None;
         while *moves != 0 {
-            let (nu, nv, side) = match *moves & 3 {
-                1 => (u + 1, v, along),
-                2 => (u, v + 1, across),
+            let (nu, nv, nk, side) = match *moves & 3 {
+                1 => (u + 1, v, k + 1, along),
+                2 => (u, v + 1, k + stride, across),
                 _ => {
                     *moves >>= 2;
                     continue;
                 }
             };
             *moves >>= 2;
-            if enters(&mut state, nu, nv, side) {
-                next = Some((nu, nv));
+            let s = &mut state[nk];
+            if *s & LOOKED == 0 {
+                *work += 1;
+                let cell = at(nu, nv);
+                let sides = if walls.is_passable(cell) {
+                    obstacles.entry_sides(walls.index(cell), t + (nu + nv) as Tick)
+                } else {
+                    0
+                };
+                *s = LOOKED | sides;
+            }
+            if *s & DEAD == 0 && *s & side != 0 {
+                next = Some((nu, nv, nk));
                 break;
             }
         }
         match next {
-            Some((nu, nv)) => path.push((nu, nv, first_moves(nu, nv, w, h))),
+            Some((nu, nv, nk)) => {
+                let moves = first_moves(nu, nv, w, h);
+                path.push((nu as u32, nv as u32, nk as u32, moves));
+            }
             None => {
-                state[u + v * (w + 1)] |= DEAD;
+                state[k] |= DEAD;
                 path.pop();
             }
         }
