@@ -690,18 +690,25 @@ impl Flood {
             // obstacle leaving `here` can forbid, and none leaves a cell
             // nothing happens at then.
             let idle = tm.idle_during(walls.index(here), t, t + 1);
+            let came = |from: Cell| {
+                self.has(layer, from) && (idle || from == here || b.grid.can_step(from, here, t))
+            };
             // Keep going straight where possible, then wait, then turn:
-            // fewer turns make fewer waypoints.
+            // fewer turns make fewer waypoints. `ahead` is the direction
+            // of the move into `here`, none after a wait.
             let straight = ahead.and_then(|d| here.step(d.reverse()));
-            let from = straight
-                .into_iter()
-                .chain(std::iter::once(here))
-                .chain(Dir::ALL.iter().filter_map(|&d| here.step(d)))
-                .find(|&from| {
-                    self.has(layer, from)
-                        && (idle || from == here || b.grid.can_step(from, here, t))
-                })?;
-            ahead = from.dir_to(here);
+            let from = if let Some(from) = straight.filter(|&from| came(from)) {
+                from
+            } else if came(here) {
+                ahead = None;
+                here
+            } else {
+                let (from, dir) = Dir::ALL
+                    .iter()
+                    .find_map(|&d| here.step(d).filter(|&from| came(from)).map(|f| (f, d)))?;
+                ahead = Some(dir.reverse());
+                from
+            };
             path[(t - b.start) as usize] = from;
             here = from;
         }
