@@ -400,7 +400,8 @@ impl Planner for Jpst {
                     Some(reroute::plan_of(&cells, query.start_tick))
                 });
                 odds.passed(held.is_some(), pass.expanded);
-                let cost = pass.expanded * pass_plan::EXPANSION_WORDS + mended;
+                let cost = pass.expanded * pass_plan::EXPANSION_WORDS
+                    + mended * pass_plan::MEND_CELL_WORDS;
                 pass_plan.passed(held.is_some(), cost);
                 if let Some(plan) = held {
                     *stage = JpstStage::FirstPass;

@@ -18,7 +18,8 @@
 //! floods are mostly skipped.
 //!
 //! All costs are in flood row words: an expansion of the pass's jump point
-//! search counts as [`EXPANSION_WORDS`], a cell its mend looks at as one.
+//! search counts as [`EXPANSION_WORDS`], a cell its mend looks at as
+//! [`MEND_CELL_WORDS`].
 //! Counted work, not clock time, keeps the choice the same from run to
 //! run.
 
@@ -29,6 +30,15 @@
 /// with 24, 4.7x-4.9x with 12, 5.0x-5.2x with 6, but lak303d 4.5x-5.1x
 /// with 6 against 4.9x-5.1x).
 pub(super) const EXPANSION_WORDS: u64 = 12;
+
+/// Flood row words a cell the mend looks at counts as. At one word a cell,
+/// once the staircase search looked at about `w + h` cells for a staircase
+/// found instead of its whole rectangle, passes that held looked so cheap
+/// that they were tried where most failed: Paris_1_256's 1000 parked
+/// agents took 6% more JPST instructions (3,137.9 -> 3,335.7 million), its
+/// agents 600-999 ran at 7.3x-7.4x instead of 7.9x-8.3x. At two words a
+/// cell, 3,135.8 million; four words cost den520d 6%.
+pub(super) const MEND_CELL_WORDS: u64 = 2;
 
 /// Weight of the newest query in the running averages.
 const WEIGHT: f32 = 1.0 / 16.0;
