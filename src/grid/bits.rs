@@ -114,6 +114,20 @@ impl BitRows {
         self.window_at((y + 1) as usize, LEFT_PAD_BITS + x as usize - 63)
     }
 
+    /// Map row `y` 64 cells at a time, left to right: the first cell's
+    /// `x`, the bits of the cells from there (bit `k` is cell `x + k`, zero
+    /// past the right edge) and how many of those 64 are on the map.
+    #[inline]
+    pub fn row_words(&self, y: u32) -> impl Iterator<Item = (u32, u64, u32)> + '_ {
+        (0..self.width).step_by(64).map(move |x| {
+            (
+                x,
+                self.window_right(x, i64::from(y)),
+                (self.width - x).min(64),
+            )
+        })
+    }
+
     /// Number of set bits on the whole field.
     pub fn count_ones(&self) -> u64 {
         self.words.iter().map(|w| w.count_ones() as u64).sum()

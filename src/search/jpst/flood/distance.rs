@@ -122,11 +122,8 @@ impl GoalDistances {
         // A walkable cell's bit makes `WALL` into `FAR`, 64 cells at a time.
         self.steps.clear();
         self.steps.reserve(walls.cell_count());
-        let width = walls.width();
         for y in 0..walls.height() {
-            for x in (0..width).step_by(64) {
-                let open = walls.rows().window_right(x, i64::from(y));
-                let cells = (width - x).min(64);
+            for (_, open, cells) in walls.rows().row_words(y) {
                 self.steps
                     .extend((0..cells).map(|k| (WALL + (open >> k & 1) as u32) as u16));
             }

@@ -192,16 +192,14 @@ impl SlantedWalls {
             if slant == Slant::Straight {
                 // The map's rows, a word at a time.
                 for y in 0..h {
-                    let row = (0..w).step_by(64);
-                    field.extend(row.map(|x| walls.rows().window_right(x, i64::from(y))));
+                    field.extend(walls.rows().row_words(y).map(|(_, open, _)| open));
                 }
                 continue;
             }
             field.resize(f.rows() as usize * f.stride(), 0);
             // The walkable cells of each 64-cell window of a map row.
             for y in 0..h {
-                for x0 in (0..w).step_by(64) {
-                    let mut open = walls.rows().window_right(x0, i64::from(y));
+                for (x0, mut open, _) in walls.rows().row_words(y) {
                     while open != 0 {
                         let x = x0 + open.trailing_zeros();
                         open &= open - 1;

@@ -106,10 +106,9 @@ impl Padded {
         // time.
         for y in 0..walls.height() {
             let row = (y as usize + 1) * width + 1;
-            for x in (0..walls.width()).step_by(64) {
-                let open = walls.rows().window_right(x, i64::from(y));
-                let cells = &mut steps[row + x as usize..row + walls.width() as usize];
-                for (k, step) in cells.iter_mut().take(64).enumerate() {
+            for (x, open, cells) in walls.rows().row_words(y) {
+                let at = row + x as usize;
+                for (k, step) in steps[at..at + cells as usize].iter_mut().enumerate() {
                     *step = WALL + (open >> k & 1) as u16;
                 }
             }
