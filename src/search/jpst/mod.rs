@@ -358,7 +358,8 @@ impl Planner for Jpst {
                 };
                 let found = bare.path(grid.walls(), query, p, landmarks, &mut pass);
                 if flooding {
-                    flood.note_pass(pass.expanded);
+                    let walk = found.as_ref().map(|c| (c.len() as Tick - 1, manhattan));
+                    flood.note_pass(pass.expanded, walk);
                 }
                 if let Some(cells) = &found {
                     (walk, walked) = (cells.len() as Tick - 1, true);

@@ -299,9 +299,10 @@ impl Flood {
     }
 
     /// Counts `expanded` jump points of a first pass toward the landmarks'
-    /// price.
-    pub(super) fn note_pass(&mut self, expanded: u64) {
-        self.distances.note_pass(expanded);
+    /// price, and the walk it found (steps and Manhattan distance), if any,
+    /// toward how much the walls mislead the Manhattan distance.
+    pub(super) fn note_pass(&mut self, expanded: u64, walk: Option<(Tick, Tick)>) {
+        self.distances.note_pass(expanded, walk);
     }
 
     /// Steps of the quickest walk from `start` to `goal` over the walls,
