@@ -197,17 +197,27 @@ impl SlantedWalls {
                 continue;
             }
             field.resize(f.rows() as usize * f.stride(), 0);
-            // The walkable cells of each 64-cell window of a map row.
-            for y in 0..h {
-                for (x0, mut open, _) in walls.rows().row_words(y) {
-                    while open != 0 {
-                        let x = x0 + open.trailing_zeros();
-                        open &= open - 1;
-                        let (row, col) = f.place(Cell::new(x, y));
-                        let (i, bit) = f.word_of(row, col);
-                        field[i] |= bit;
+            // Frame column `c` holds map column `x` or else the map row
+            // whose `up` is `c` (`y`, or `height - 1 - y` in a rising
+            // frame), and `u` = row - `c` is then that row's `up`, or `x`
+            // (see `Frame::place`). The cells of columns `64k..64k + 63` at
+            // one `u`, as a word:
+            let (rows, columns) = (walls.rows(), walls.columns());
+            let falling = slant == Slant::Falling;
+            if f.columns_are_x() {
+                shear_into(field, f, h as usize, |k, u| {
+                    let y = if falling { u } else { h as usize - 1 - u };
+                    rows.window_right(64 * k as u32, y as i64)
+                });
+            } else {
+                shear_into(field, f, w as usize, |k, u| {
+                    let x = u as i64;
+                    if falling {
+                        columns.window_right(64 * k as u32, x)
+                    } else {
+                        columns.window_left(h - 1 - 64 * k as u32, x).reverse_bits()
                     }
-                }
+                });
             }
         }
     }
@@ -224,10 +234,91 @@ impl SlantedWalls {
     }
 }
 
+/// Fills `field`, the walkable cells in slanted frame `f`, a word column
+/// at a time, from `cells(k, u)`: the cells of frame columns `64k + j`
+/// (bit `j`) in frame rows `u + 64k + j`, for `u` below `count`. Word `k`
+/// of frame row `64k + v` takes bit `j` from `cells(k, v - j)`: the words,
+/// in order of `u`, are sheared, bit `j` moved `j` rows on, in six steps of
+/// 1, 2, 4, 8, 16 and 32 rows.
+fn shear_into(field: &mut [u64], f: Frame, count: usize, cells: impl Fn(usize, usize) -> u64) {
+    /// The bits `j` that each step moves: those with that step's bit of
+    /// `j` set.
+    const MOVED: [u64; 6] = [
+        0xaaaa_aaaa_aaaa_aaaa,
+        0xcccc_cccc_cccc_cccc,
+        0xf0f0_f0f0_f0f0_f0f0,
+        0xff00_ff00_ff00_ff00,
+        0xffff_0000_ffff_0000,
+        0xffff_ffff_0000_0000,
+    ];
+    let (stride, rows) = (f.stride(), f.rows() as usize);
+    let mut column = vec![0u64; count + 64];
+    for k in 0..stride {
+        for (u, word) in column.iter_mut().enumerate() {
+            *word = if u < count { cells(k, u) } else { 0 };
+        }
+        for (step, moved) in MOVED.into_iter().enumerate() {
+            let s = 1 << step;
+            for v in (s..column.len()).rev() {
+                column[v] = column[v] & !moved | column[v - s] & moved;
+            }
+            for word in &mut column[..s] {
+                *word &= !moved;
+            }
+        }
+        for (v, &word) in column.iter().enumerate() {
+            let row = 64 * k + v;
+            if row < rows {
+                field[row * stride + k] = word;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::grid::Dir;
+
+    #[test]
+    fn the_walls_fields_hold_the_walkable_cells_of_each_frame() {
+        let mut rng = crate::search::jpst::test_rng::Rng(0x3c6e_f372_fe94_f82b);
+        for (w, h) in [
+            (1, 1),
+            (5, 3),
+            (3, 5),
+            (70, 4),
+            (4, 70),
+            (130, 67),
+            (67, 130),
+            (300, 129),
+            (129, 300),
+            (64, 64),
+        ] {
+            let walls = StaticGrid::from_fn(w, h, |_| rng.below(100) >= 30).unwrap();
+            let mut fields = SlantedWalls::default();
+            fields.update(&walls);
+            for (from, to, straight) in [
+                (Cell::new(0, 0), Cell::new(w - 1, h - 1), false),
+                (Cell::new(0, h - 1), Cell::new(w - 1, 0), false),
+                (Cell::new(0, 0), Cell::new(w - 1, h - 1), true),
+            ] {
+                let f = Frame::for_trip(w, h, from, to, straight);
+                let field = fields.field(f);
+                assert_eq!(field.len(), f.rows() as usize * f.stride());
+                let set: u32 = field.iter().map(|word| word.count_ones()).sum();
+                assert_eq!(u64::from(set), walls.passable_count(), "{w}x{h}");
+                for y in 0..h {
+                    for x in 0..w {
+                        let (row, col) = f.place(Cell::new(x, y));
+                        let (i, bit) = f.word_of(row, col);
+                        let open = walls.is_passable(Cell::new(x, y));
+                        assert_eq!(field[i] & bit != 0, open, "{w}x{h} at {x}, {y}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_cell_has_one_place_and_its_neighbours_follow_the_rule() {
