@@ -140,20 +140,21 @@ impl Padded {
         queue.clear();
         steps[from] = 0;
         queue.push(from as u32);
-        let mut head = 0;
-        while let Some(&here) = queue.get(head) {
-            head += 1;
-            let here = here as usize;
-            let d = steps[here] + 1;
-            if d >= WALL {
-                break;
-            }
-            for next in [here - width, here + width, here - 1, here + 1] {
-                if steps[next] == UNKNOWN {
-                    steps[next] = d;
-                    queue.push(next as u32);
+        // A level at a time: the cells `d - 1` steps away, whose new
+        // neighbours are `d` away.
+        let (mut level, mut d) = (0, 1);
+        while level < queue.len() && d < WALL {
+            let end = queue.len();
+            for k in level..end {
+                let here = queue[k] as usize;
+                for next in [here - width, here + width, here - 1, here + 1] {
+                    if steps[next] == UNKNOWN {
+                        steps[next] = d;
+                        queue.push(next as u32);
+                    }
                 }
             }
+            (level, d) = (end, d + 1);
         }
         let last = queue.last().map_or(from, |&i| i as usize);
         self.queue = queue;
