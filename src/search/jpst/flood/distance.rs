@@ -163,7 +163,8 @@ impl GoalDistances {
     /// pass less than they cost.
     pub fn landmarks_for_pass(&mut self, walls: &StaticGrid, near: Cell) -> &[[u16; LANDMARKS]] {
         self.follow_walls(walls);
-        let long_walks = self.walked * 100 >= self.straight * (100 + LONG_WALKS_PERCENT);
+        let long_walks = self.walked.saturating_mul(100)
+            >= self.straight.saturating_mul(100 + LONG_WALKS_PERCENT);
         let share = if long_walks { 16 } else { 4 };
         if self.marks.is_empty() && self.passed.saturating_mul(share) >= walls.cell_count() as u64 {
             self.marks.resize(walls.cell_count(), [UNKNOWN; LANDMARKS]);
