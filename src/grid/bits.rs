@@ -128,6 +128,19 @@ impl BitRows {
         })
     }
 
+    /// Map row `y` as one mark a cell, into `out` (its first `width`
+    /// entries): `clear` for a cell whose bit is clear, `clear + 1` for one
+    /// whose bit is set, 64 cells at a time.
+    #[inline]
+    pub fn mark_row(&self, y: u32, clear: u16, out: &mut [u16]) {
+        for (x, bits, cells) in self.row_words(y) {
+            let marks = &mut out[x as usize..][..cells as usize];
+            for (k, mark) in marks.iter_mut().enumerate() {
+                *mark = clear + (bits >> k & 1) as u16;
+            }
+        }
+    }
+
     /// Number of set bits on the whole field.
     pub fn count_ones(&self) -> u64 {
         self.words.iter().map(|w| w.count_ones() as u64).sum()
@@ -137,6 +150,22 @@ impl BitRows {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_are_marked_a_cell_at_a_time() {
+        for width in [1u32, 63, 64, 65, 130] {
+            let mut bits = BitRows::new(width, 2);
+            for x in (0..width).step_by(3) {
+                bits.set(x, 1, true);
+            }
+            let mut marks = vec![0u16; width as usize + 1];
+            bits.mark_row(1, 7, &mut marks);
+            for x in 0..width {
+                assert_eq!(marks[x as usize], 7 + u16::from(x % 3 == 0), "{width}: {x}");
+            }
+            assert_eq!(marks[width as usize], 0, "{width}: past the row");
+        }
+    }
 
     #[test]
     fn windows_read_cells_and_padding() {

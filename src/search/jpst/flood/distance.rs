@@ -131,14 +131,12 @@ impl GoalDistances {
             return;
         }
         self.walls = Some(walls.revision());
-        // A walkable cell's bit makes `WALL` into `FAR`, 64 cells at a time.
+        // A walkable cell's bit makes `WALL` into `FAR`.
         self.steps.clear();
-        self.steps.reserve(walls.cell_count());
-        for y in 0..walls.height() {
-            for (_, open, cells) in walls.rows().row_words(y) {
-                self.steps
-                    .extend((0..cells).map(|k| (WALL + (open >> k & 1) as u32) as u16));
-            }
+        self.steps.resize(walls.cell_count(), WALL as u16);
+        let width = walls.width() as usize;
+        for (y, row) in (0..walls.height()).zip(self.steps.chunks_exact_mut(width)) {
+            walls.rows().mark_row(y, WALL as u16, row);
         }
         (self.searched, self.passed, self.walked, self.straight) = (0, 0, 0, 0);
         self.marks.clear();

@@ -102,16 +102,12 @@ impl Padded {
     fn new(walls: &StaticGrid) -> Self {
         let (width, height) = (walls.width() as usize + 2, walls.height() as usize + 2);
         let mut steps = vec![WALL; width * height];
-        // A walkable cell's bit makes `WALL` into `UNKNOWN`, 64 cells at a
-        // time.
+        // A walkable cell's bit makes `WALL` into `UNKNOWN`.
         for y in 0..walls.height() {
             let row = (y as usize + 1) * width + 1;
-            for (x, open, cells) in walls.rows().row_words(y) {
-                let at = row + x as usize;
-                for (k, step) in steps[at..at + cells as usize].iter_mut().enumerate() {
-                    *step = WALL + (open >> k & 1) as u16;
-                }
-            }
+            walls
+                .rows()
+                .mark_row(y, WALL, &mut steps[row..row + width - 2]);
         }
         Self {
             width,
