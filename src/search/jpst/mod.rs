@@ -416,7 +416,21 @@ impl Planner for Jpst {
             let mut widened = 0;
             if flooding && flood_on.unwrap_or_else(|| flood_odds.worth_trying()) {
                 let tries = (&WAIT_BANDS[..], &slacks[..count]);
-                let mut found = flood_fill(flood, grid, query, p, (lower, walk), tries, &mut words);
+                // No path arrives before the quickest walk would, so one
+                // that arrives then (the goal free by that tick) is the
+                // answer: a quickest walk free of obstacles, found without
+                // a flood (`flood/on_time.rs`). Tried where a narrow flood
+                // would run, which goes on from its walking distances.
+                let trip = (query.start, query.start_tick, query.goal);
+                let budget = flood_budget(query);
+                let in_time = query.start_tick.saturating_add(walk) <= last_tick(query);
+                let on_time = (lower == walk && in_time && count > 0)
+                    .then(|| flood.on_time(grid, trip, walk, budget, &mut words))
+                    .flatten();
+                let mut found = match on_time {
+                    Some(cells) => Flooded::Path(cells),
+                    None => flood_fill(flood, grid, query, p, (lower, walk), tries, &mut words),
+                };
                 flood_odds.passed(
                     matches!(found, Flooded::Path(_)),
                     words.div_ceil(WORDS_PER_EXPANSION),

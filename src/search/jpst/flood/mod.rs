@@ -31,12 +31,18 @@
 //! so until the next queued event (nothing else changes what the spread
 //! sees), so the ticks until then repeat it without a spread: an agent that
 //! must wait for its goal waits for nothing.
+//!
+//! Before the first flood of a query whose lower bound is the quickest
+//! walk itself, a depth-first search along the quickest walks looks for
+//! one that meets no obstacle (`on_time.rs`): it needs the same walking
+//! distances, and where it finds one, no flood runs.
 
 mod distance;
 mod frame;
 mod landmarks;
 mod layers;
 mod layout;
+mod on_time;
 
 use crate::grid::{Cell, Dir, FOREVER, Interval, NavGrid, StaticGrid, TemporalMap, Tick};
 
@@ -48,6 +54,7 @@ pub(super) use landmarks::find_landmarks;
 pub(super) use landmarks::{LANDMARKS, bound};
 use layers::{Layer, Layers, NARROW};
 use layout::LayoutChoice;
+use on_time::OnTime;
 
 /// Largest map, in cells, on which the planner floods: the walking
 /// distances take 2 bytes per cell, the landmarks 4, the bit fields under
@@ -85,6 +92,10 @@ const FREES: u64 = 1;
 /// tight it packs the flood (counting cells takes a pass over the set).
 const LAYOUT_SAMPLE: Tick = 8;
 
+/// Cells the search for a quickest walk free of obstacles may look at
+/// beyond twice the walk's steps.
+const ON_TIME_SLACK: u64 = 64;
+
 /// What a flood found.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Flooded {
@@ -117,6 +128,8 @@ pub(super) struct Flood {
     spans: Vec<(u32, u32)>,
     /// Walking distances to the goal.
     distances: GoalDistances,
+    /// The search for a quickest walk free of obstacles.
+    on_time: OnTime,
     /// Events by tick, relative to the start tick: a change of a cell's
     /// state at tick `t + 1` or a cell too far to matter from tick `t + 1`
     /// on sits at `t - start`. A change is a [`change_event`]; a drop is a
@@ -284,6 +297,38 @@ impl Flood {
             }
         }
         Flooded::NotBy
+    }
+
+    /// A path from `start` at `start_tick` to `goal` arriving `walk` ticks
+    /// later, `walk` being the steps of the quickest walk between them (or
+    /// a lower bound on them), if the search for one (`on_time.rs`) finds
+    /// it: a quickest walk that meets no obstacle. The goal must be free
+    /// for good by the arrival, where the policy asks for it. The walking
+    /// distances it finds, and the cells it looks at, count as words, as a
+    /// flood's do; they serve the floods of the same trip.
+    pub(super) fn on_time(
+        &mut self,
+        grid: &NavGrid,
+        (start, start_tick, goal): (Cell, Tick, Cell),
+        walk: Tick,
+        max_words: u64,
+        words: &mut u64,
+    ) -> Option<Vec<Cell>> {
+        if !grid.walls().is_passable(goal) || u64::from(walk) > max_words.min(MAX_TICKS) {
+            return None;
+        }
+        let searched = self
+            .distances
+            .search(grid.walls(), start, goal, walk, max_words, words);
+        if searched != Searched::Reached {
+            return None;
+        }
+        let budget = 2 * u64::from(walk) + ON_TIME_SLACK;
+        let path = self
+            .on_time
+            .find(grid, &self.distances, (start, start_tick), budget, words);
+        debug_assert!(path.as_ref().is_none_or(|p| p.len() == walk as usize + 1));
+        path
     }
 
     /// The landmarks of `walls` for the first pass's estimate, found near
@@ -1093,5 +1138,74 @@ mod tests {
             found += 1;
         }
         assert!(found > 20, "only {found} paths checked");
+    }
+
+    #[test]
+    fn a_quickest_walk_free_of_obstacles_is_found_whenever_one_exists() {
+        use crate::search::heuristic::{UNREACHABLE, bfs_from};
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut flood = Flood::default();
+        let (mut found, mut none) = (0, 0);
+        for case in 0..3000 {
+            let (w, h) = (1 + rng.below(24), 1 + rng.below(12));
+            let density = rng.below(35);
+            let walls = StaticGrid::from_fn(w, h, |_| rng.below(100) >= density).unwrap();
+            let mut grid = NavGrid::new(walls);
+            for _ in 0..rng.below(8) {
+                let len = 2 + rng.below(30) as usize;
+                let cells = walk(&grid, &mut rng, len);
+                if cells.iter().all(|&c| grid.walls().is_passable(c)) {
+                    let end = [ObstacleEnd::Park, ObstacleEnd::Vanish][rng.below(2) as usize];
+                    let _ = grid.add_obstacle(rng.below(4), &cells, end);
+                }
+            }
+            let start = Cell::new(rng.below(w), rng.below(h));
+            let goal = Cell::new(rng.below(w), rng.below(h));
+            let t0 = rng.below(5);
+            let steps = bfs_from(grid.walls(), goal)[grid.walls().index(start)];
+            if !grid.is_free(start, t0) || !grid.walls().is_passable(goal) || steps == UNREACHABLE {
+                continue;
+            }
+            // Every path arriving after `steps` ticks is a quickest walk.
+            let want = earliest(&grid, start, t0, goal, 0, t0 + steps) == Some(t0 + steps);
+            // Half the searches have landmarks to prune their distances.
+            if case % 2 == 1 {
+                flood.distances.find_landmarks_now(grid.walls());
+            }
+            let mut words = 0;
+            let trip = (start, t0, goal);
+            let got = flood.on_time(&grid, trip, steps, u64::MAX, &mut words);
+            if let Some(path) = &got {
+                assert_eq!(path.len() as Tick, steps + 1, "case {case}");
+                assert_eq!(
+                    (path[0], path[path.len() - 1]),
+                    (start, goal),
+                    "case {case}"
+                );
+                for (k, pair) in path.windows(2).enumerate() {
+                    assert!(
+                        grid.can_step(pair[0], pair[1], t0 + k as Tick),
+                        "case {case}: step {k}"
+                    );
+                }
+            }
+            // Without its budget of cells, the search misses no such path.
+            let distances = &flood.distances;
+            let unlimited = flood
+                .on_time
+                .find(&grid, distances, (start, t0), u64::MAX, &mut words);
+            assert_eq!(
+                unlimited.is_some(),
+                want,
+                "case {case}: {w}x{h} {start:?}@{t0} -> {goal:?} in {steps}"
+            );
+            assert!(got.is_none() || want, "case {case}");
+            if want {
+                found += 1;
+            } else {
+                none += 1;
+            }
+        }
+        assert!(found > 500 && none > 100, "{found} found, {none} without");
     }
 }
