@@ -99,8 +99,9 @@ pub(super) struct GoalDistances {
     /// The jump points the first pass expanded on these walls.
     passed: u64,
     /// The steps of the quickest walks the first pass found on these
-    /// walls, and their Manhattan distances, added up.
+    /// walls, added up.
     walked: u64,
+    /// The Manhattan distances of those walks, added up.
     straight: u64,
 }
 

@@ -15,7 +15,7 @@
 //! budget of cells, the floods bounded a few ticks later go on from the
 //! same walking distances.
 
-use crate::grid::{Cell, Dir, NavGrid, Tick};
+use crate::grid::{Cell, Dir, DirSet, NavGrid, Tick};
 
 use super::distance::GoalDistances;
 
@@ -49,7 +49,6 @@ impl OnTime {
     ) -> Option<Vec<Cell>> {
         let walls = grid.walls();
         let obstacles = grid.obstacles();
-        let (w, h) = (walls.width(), walls.height());
         let cells = walls.cell_count();
         // The last search's marks, on these walls or others.
         for &i in &self.marked {
@@ -82,7 +81,7 @@ impl OnTime {
                 };
                 *untried &= !bit;
                 let dir = BY_BIT[bit.trailing_zeros() as usize];
-                let Some(cell) = here.step(dir).filter(|c| c.x < w && c.y < h) else {
+                let Some(cell) = here.step(dir).filter(|&c| walls.contains(c)) else {
                     continue;
                 };
                 let j = walls.index(cell);
@@ -91,7 +90,7 @@ impl OnTime {
                 }
                 spent += 1;
                 // The side it is entered from is the one toward `here`.
-                let side = 1 << dir.reverse() as u8;
+                let side = dir.reverse().bit().0;
                 if obstacles.entry_sides(j, tick) & side != 0 {
                     next = Some((cell, j as u32, bit));
                     break;
@@ -115,7 +114,7 @@ impl OnTime {
 }
 
 /// Every direction, one bit per [`Dir`].
-const ALL: u8 = (1 << Dir::ALL.len()) - 1;
+const ALL: u8 = DirSet::ALL.0;
 
 /// The direction of each bit (`1 << dir as u8`).
 const BY_BIT: [Dir; 4] = [Dir::North, Dir::East, Dir::South, Dir::West];
